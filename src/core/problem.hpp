@@ -1,0 +1,55 @@
+// The description of one validated GEMM call, shared by the API, the registry, the
+// kernels' launchers, the bench and the tests. Pure host code: no CUDA runtime calls.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <library_types.h>
+
+#include "tilemm/tilemm.h"
+
+namespace tilemm {
+
+enum class Op : std::uint8_t { N, T };
+
+// Data types of the matrices as stored.
+enum class DType : std::uint8_t { F32, F16, BF16 };
+
+// How the products are formed and accumulated.
+enum class Compute : std::uint8_t { F32, F32_FAST_TF32 };
+
+std::int64_t dtype_size(DType t);
+const char* dtype_name(DType t);
+const char* op_name(Op op);
+
+// A GEMM as the kernels see it, column-major:
+//   C_b = alpha * op(A_b) * op(B_b) + beta * C_b   for b in [0, batch),
+// with X_b = X + b * strideX (elements). Every field has passed validation.
+struct GemmProblem {
+  Op opa = Op::N;
+  Op opb = Op::N;
+  std::int64_t m = 0, n = 0, k = 0;
+  double alpha = 1.0, beta = 0.0;  // read from the caller's host pointers once
+  const void* A = nullptr;
+  std::int64_t lda = 1, stride_a = 0;
+  const void* B = nullptr;
+  std::int64_t ldb = 1, stride_b = 0;
+  void* C = nullptr;
+  std::int64_t ldc = 1, stride_c = 0;
+  std::int64_t batch = 1;
+  DType a_type = DType::F32, b_type = DType::F32, c_type = DType::F32;
+  Compute compute = Compute::F32;
+
+  // Rows and columns of A and B as stored (before op).
+  std::int64_t a_rows() const { return opa == Op::N ? m : k; }
+  std::int64_t a_cols() const { return opa == Op::N ? k : m; }
+  std::int64_t b_rows() const { return opb == Op::N ? k : n; }
+  std::int64_t b_cols() const { return opb == Op::N ? n : k; }
+  double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
+};
+
+// The four ops as a short code: "NN", "NT", "TN", "TT" (first letter is op(A)).
+std::string op_code(Op opa, Op opb);
+
+}  // namespace tilemm

@@ -1,0 +1,11 @@
+// One register_<family>() per file in src/kernels/, called by register_all_kernels().
+#pragma once
+
+namespace tilemm {
+
+class Registry;
+
+void register_naive(Registry& r);
+void register_smem_tiled(Registry& r);
+
+}  // namespace tilemm

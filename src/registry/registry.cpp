@@ -1,0 +1,90 @@
+#include "registry/registry.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+#include <cuda_runtime_api.h>
+
+#include "registry/families.hpp"
+
+namespace tilemm {
+
+bool query_device(int device, DeviceInfo* out) {
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky-free error so later calls see a clean state
+    return false;
+  }
+  out->device = device;
+  out->cc_major = prop.major;
+  out->cc_minor = prop.minor;
+  out->sm_count = prop.multiProcessorCount;
+  out->smem_per_block_optin = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
+  return true;
+}
+
+void Registry::add(KernelEntry entry) {
+  if (find(entry.name) != nullptr) {
+    throw std::logic_error("tilemm registry: duplicate kernel name " + entry.name);
+  }
+  entries_.push_back(std::move(entry));
+}
+
+const KernelEntry* Registry::find(const std::string& name) const {
+  for (const auto& e : entries_) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+const KernelEntry* Registry::choose(const GemmProblem& p, const DeviceInfo& dev,
+                                    std::string* why) const {
+  const KernelEntry* best = nullptr;
+  std::ostringstream reasons;
+  for (const auto& e : entries_) {
+    if (!e.auto_eligible) continue;
+    const std::string reason = e.can_implement(p, dev);
+    if (!reason.empty()) {
+      reasons << e.name << ": " << reason << "; ";
+      continue;
+    }
+    if (best == nullptr || e.auto_priority > best->auto_priority) best = &e;
+  }
+  if (best == nullptr && why != nullptr) *why = "no registered kernel can run this problem: " + reasons.str();
+  return best;
+}
+
+const Registry& registry() {
+  static const Registry instance = [] {
+    Registry r;
+    register_all_kernels(r);
+    return r;
+  }();
+  return instance;
+}
+
+void register_all_kernels(Registry& r) {
+  // Ladder order: docs/ladder.md has one section per family, in this order.
+  register_naive(r);
+  register_smem_tiled(r);
+}
+
+std::string require_fp32(const GemmProblem& p) {
+  if (p.a_type != DType::F32 || p.b_type != DType::F32 || p.c_type != DType::F32 ||
+      p.compute != Compute::F32) {
+    return "supports only fp32 A, B, C with fp32 arithmetic";
+  }
+  return {};
+}
+
+std::string require_compute_capability(const DeviceInfo& dev, int min_cc) {
+  if (dev.compute_capability() < min_cc) {
+    std::ostringstream os;
+    os << "needs compute capability " << min_cc / 10 << "." << min_cc % 10 << ", device has "
+       << dev.cc_major << "." << dev.cc_minor;
+    return os.str();
+  }
+  return {};
+}
+
+}  // namespace tilemm

@@ -1,0 +1,83 @@
+// The kernel registry: the ONE list of kernels that the API's dispatch, tilemm-bench,
+// the tests and the docs check all read.
+//
+// Each kernel family file (src/kernels/<family>.cu) defines register_<family>(Registry&),
+// and register_all_kernels() calls them in ladder order. Registration is explicit, so the
+// order is the ladder's and nothing depends on static-initialization order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "core/problem.hpp"
+
+namespace tilemm {
+
+// What a kernel needs to know about the GPU it would run on.
+struct DeviceInfo {
+  int device = -1;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  std::int64_t smem_per_block_optin = 0;  // bytes, the opt-in maximum
+  int compute_capability() const { return cc_major * 10 + cc_minor; }
+};
+
+// Reads the properties of `device`; false when it cannot (no device, bad ordinal).
+bool query_device(int device, DeviceInfo* out);
+
+// The launch shape of a kernel's representative instantiation (NN), for the bench's
+// registers / shared memory / occupancy columns.
+struct KernelResources {
+  const void* function = nullptr;  // a __global__ function, for cudaFuncGetAttributes
+  int threads_per_block = 0;
+  std::int64_t dynamic_smem_bytes = 0;
+};
+
+struct KernelEntry {
+  std::string name;         // stable, selectable: "smem_tiled.32"
+  std::string family;       // the file it lives in: "smem_tiled"
+  int ladder_step = 0;      // position in docs/ladder.md
+  std::string summary;      // one line: the technique
+  std::string dtypes;       // "fp32" (A, B, C and arithmetic)
+  int min_compute_capability = 80;
+  std::string requirements;  // alignment and shape requirements in words ("none")
+  // Global-memory arithmetic intensity of the design (FLOP per byte moved from DRAM/L2
+  // into the SM by the kernel's own loads), the CGMA ratio of the classic material x 4.
+  double arithmetic_intensity = 0.0;
+  // Considered by "auto"; the classic specimens (naive, bank_conflict) are not.
+  bool auto_eligible = false;
+  // Higher wins among auto-eligible kernels that can implement a problem.
+  int auto_priority = 0;
+  // "" when the kernel computes this problem correctly on this device, else the reason.
+  std::function<std::string(const GemmProblem&, const DeviceInfo&)> can_implement;
+  // Enqueues the product on the stream; returns the launch error, if any.
+  std::function<cudaError_t(const GemmProblem&, cudaStream_t)> launch;
+  std::function<KernelResources()> resources;
+};
+
+class Registry {
+ public:
+  void add(KernelEntry entry);
+  const std::vector<KernelEntry>& entries() const { return entries_; }
+  const KernelEntry* find(const std::string& name) const;
+  // The auto choice for a problem, or nullptr (with the reasons in *why) if none fits.
+  const KernelEntry* choose(const GemmProblem& p, const DeviceInfo& dev, std::string* why) const;
+
+ private:
+  std::vector<KernelEntry> entries_;
+};
+
+// The process-wide registry, filled once on first use.
+const Registry& registry();
+
+void register_all_kernels(Registry& r);
+
+// Common can_implement pieces.
+std::string require_fp32(const GemmProblem& p);
+std::string require_compute_capability(const DeviceInfo& dev, int min_cc);
+
+}  // namespace tilemm

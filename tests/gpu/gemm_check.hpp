@@ -1,0 +1,51 @@
+// The GPU test harness: one GEMM case run through the C API and checked against an fp64
+// reference, with NaN-poisoned outputs, sentinel bands around and between the columns
+// of C, random inputs, unaligned sub-matrix offsets and a determinism re-run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/problem.hpp"
+#include "tilemm/tilemm.h"
+
+namespace tilemm::test {
+
+struct GemmCase {
+  std::int64_t m = 1, n = 1, k = 1;
+  Op opa = Op::N, opb = Op::N;
+  float alpha = 1.0f, beta = 0.0f;
+  std::int64_t ld_pad = 0;   // every leading dimension is its minimum plus this
+  std::int64_t offset = 0;   // elements between an allocation's start and the matrix
+  std::int64_t batch = 1;    // > 1 goes through tilemmGemmStridedBatchedEx
+  bool broadcast_a = false;  // strideA = 0
+  bool broadcast_b = false;  // strideB = 0
+  std::string describe() const;
+};
+
+struct CaseResult {
+  bool passed = false;
+  // The library refused the case (NOT_SUPPORTED / ARCH_MISMATCH, e.g. a forced kernel
+  // whose requirements the case breaks); passed then says C was left bitwise untouched.
+  bool refused = false;
+  std::string message;  // why it failed, or the error figures
+  double error = 0.0;   // ||C - Cref||_F / (|alpha| ||A||_F ||B||_F + |beta| ||C0||_F), worst item
+  double tolerance = 0.0;
+};
+
+// Runs the case on the handle (its algorithm set by the caller) and checks it.
+CaseResult run_case(tilemmHandle_t handle, const GemmCase& c, bool check_determinism);
+
+// The tolerance of the design: c * u * sqrt(k), u the unit roundoff of fp32.
+double fp32_tolerance(std::int64_t k);
+
+// true when the TILEMM_TEST_SMALL environment variable asks for the sanitizer subset.
+bool small_subset();
+
+// C = alpha * op(A) * op(B) + beta * C on the device in fp64 (one thread per output);
+// A and B are device fp32, C device fp64. The yardstick for large shapes.
+void fp64_reference_gemm(Op opa, Op opb, std::int64_t m, std::int64_t n, std::int64_t k,
+                         double alpha, const float* A, std::int64_t lda, const float* B,
+                         std::int64_t ldb, double beta, double* C, std::int64_t ldc);
+
+}  // namespace tilemm::test
