@@ -1,0 +1,187 @@
+// Building blocks of the register-blocked FP32 kernels (blocktile1d ... cp_async):
+// tile copies from op(A) / op(B) into shared memory, and the alpha/beta epilogue of a
+// thread's register tile.
+//
+// Both operands are seen the same way: an operand is a matrix with an "x" extent (m for
+// op(A), n for op(B)) and a k extent. In column-major storage it is contiguous along x
+// (op(A) = A, op(B) = B^T as stored) or along k (op(A) = A^T, op(B) = B):
+//
+//   operand  op  contiguous along   element (x, kk) at
+//   A        N   x (= m)            x + kk * lda
+//   A        T   k                  kk + x * lda
+//   B        N   k                  kk + x * ldb
+//   B        T   x (= n)            x + kk * ldb
+//
+// so kXContig = !transA for A and transB for B, and the copies below serve both.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <cuda_runtime.h>
+
+#include "kernels/gemm_common.cuh"
+
+namespace tilemm::kernels {
+
+// One operand of one batch item, as the copies see it.
+struct OperandView {
+  const float* ptr;
+  std::int64_t ld;
+  std::int64_t extent_x;  // m for op(A), n for op(B)
+  std::int64_t extent_k;
+};
+
+template <bool kXContig>
+__device__ __forceinline__ std::int64_t operand_offset(std::int64_t x, std::int64_t kk, std::int64_t ld) {
+  return kXContig ? x + kk * ld : kk + x * ld;
+}
+
+// Item `pass * kThreads + tid` of a tile walked kLead items at a time along its
+// contiguous direction, as (lead, other) coordinates. When the thread count is a
+// multiple of kLead (or kLead a multiple of the thread count) every pass is the
+// thread's first item plus a compile-time constant, so the copies keep one base index
+// per thread instead of one per pass alive across the k-loop.
+template <int kLead, int kThreads>
+__device__ __forceinline__ void tile_item_coords(int tid, int pass, int& lead, int& other) {
+  const unsigned t = unsigned(tid);  // unsigned: power-of-two divisions become shifts
+  if constexpr (kThreads % kLead == 0) {
+    lead = int(t % kLead);
+    other = int(t / kLead) + pass * (kThreads / kLead);
+  } else if constexpr (kLead % kThreads == 0) {
+    lead = tid + pass % (kLead / kThreads) * kThreads;
+    other = pass / (kLead / kThreads);
+  } else {
+    const unsigned e = t + unsigned(pass * kThreads);
+    lead = int(e % kLead);
+    other = int(e / kLead);
+  }
+}
+
+// Copies the X x K tile of the operand at (x0, k0) into smem laid out [k][x] with row
+// pitch P floats, one element per thread per pass, zeros outside the matrix. Threads
+// walk the contiguous direction of the storage so each warp's loads coalesce.
+// The pass count is a compile-time constant (tid < kThreads): a loop from tid to X * K
+// has a trip count the compiler cannot know, and its generic unrolling with remainder
+// handling costs dozens of registers.
+template <int X, int K, int P, int kThreads, bool kXContig>
+__device__ __forceinline__ void copy_tile_scalar(float* __restrict__ smem, const OperandView& g,
+                                                 std::int64_t x0, std::int64_t k0, int tid) {
+  constexpr int kPasses = (X * K + kThreads - 1) / kThreads;
+#pragma unroll
+  for (int pass = 0; pass < kPasses; ++pass) {
+    if ((X * K) % kThreads != 0 && tid + pass * kThreads >= X * K) break;
+    int lead, other;
+    tile_item_coords<kXContig ? X : K, kThreads>(tid, pass, lead, other);
+    const int x = kXContig ? lead : other;
+    const int kk = kXContig ? other : lead;
+    const std::int64_t gx = x0 + x, gk = k0 + kk;
+    smem[kk * P + x] = (gx < g.extent_x && gk < g.extent_k) ? g.ptr[operand_offset<kXContig>(gx, gk, g.ld)] : 0.0f;
+  }
+}
+
+// Reads 4 consecutive elements along the storage's contiguous direction starting at
+// (x, kk): one 16-byte load when all 4 are inside the matrix (the caller guarantees
+// 16-byte alignment of such groups), element by element with zeros otherwise.
+template <bool kXContig>
+__device__ __forceinline__ float4 load_quad(const OperandView& g, std::int64_t x, std::int64_t kk) {
+  const std::int64_t lead = kXContig ? x : kk;     // along the contiguous direction
+  const std::int64_t other = kXContig ? kk : x;
+  const std::int64_t lead_extent = kXContig ? g.extent_x : g.extent_k;
+  const std::int64_t other_extent = kXContig ? g.extent_k : g.extent_x;
+  if (other >= other_extent) return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const float* p = g.ptr + lead + other * g.ld;
+  if (lead + 3 < lead_extent) return *reinterpret_cast<const float4*>(p);
+  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  if (lead + 0 < lead_extent) v.x = p[0];
+  if (lead + 1 < lead_extent) v.y = p[1];
+  if (lead + 2 < lead_extent) v.z = p[2];
+  return v;
+}
+
+// Copies the X x K tile of the operand at (x0, k0) into smem laid out [k][x] with row
+// pitch P floats, one load_quad per thread per pass; x0 and k0 must be multiples of 4 so
+// that every quad starts on a 16-byte boundary of an aligned operand. Consecutive
+// threads take consecutive quads along the storage's contiguous direction (coalesced).
+// An x-contiguous quad is 4 neighbours in one smem row: one 16-byte store (P % 4 == 0
+// keeps the rows aligned). A k-contiguous quad is transposed on the way in: 4 scalar
+// stores, one per row kk..kk+3, so the compute loop always reads [k][x].
+template <int X, int K, int P, int kThreads, bool kXContig>
+__device__ __forceinline__ void copy_tile_quad(float* __restrict__ smem, const OperandView& g,
+                                               std::int64_t x0, std::int64_t k0, int tid) {
+  static_assert(X % 4 == 0 && K % 4 == 0 && P % 4 == 0 && P >= X);
+  constexpr int kQuads = X * K / 4;
+  static_assert(kQuads % kThreads == 0, "every thread copies the same number of quads");
+  constexpr int kQuadsLead = kXContig ? X / 4 : K / 4;  // quads along the contiguous direction
+#pragma unroll
+  for (int pass = 0; pass < kQuads / kThreads; ++pass) {
+    int quad, other;
+    tile_item_coords<kQuadsLead, kThreads>(tid, pass, quad, other);
+    const int lead = 4 * quad;
+    if constexpr (kXContig) {
+      *reinterpret_cast<float4*>(&smem[other * P + lead]) = load_quad<true>(g, x0 + lead, k0 + other);
+    } else {
+      const float4 v = load_quad<false>(g, x0 + other, k0 + lead);
+      smem[(lead + 0) * P + other] = v.x;
+      smem[(lead + 1) * P + other] = v.y;
+      smem[(lead + 2) * P + other] = v.z;
+      smem[(lead + 3) * P + other] = v.w;
+    }
+  }
+}
+
+// True when every 4-element group along the contiguous direction that starts at a
+// multiple of 4 is 16-byte aligned: base aligned, ld a multiple of 4, and (for batches)
+// strides multiples of 4.
+inline bool quads_aligned(const void* base, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
+  return reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && ld % 4 == 0 &&
+         (batch <= 1 || stride % 4 == 0);
+}
+
+// The alignment requirement of the vectorized kernels, as a can_implement reason.
+inline std::string require_quad_alignment(const GemmProblem& p) {
+  if (!quads_aligned(p.A, p.lda, p.stride_a, p.batch)) return "A must be 16-byte aligned with lda (and strideA) a multiple of 4";
+  if (!quads_aligned(p.B, p.ldb, p.stride_b, p.batch)) return "B must be 16-byte aligned with ldb (and strideB) a multiple of 4";
+  return {};
+}
+
+// Returns v unchanged, opaque to the optimizer, so that everything derived from it is
+// computed after this point. The epilogue's 64-bit row and column coordinates are
+// invariant across the batch and column-tile loops; without the barrier the compiler
+// computes them (and the per-column offsets times ldc) before those loops and keeps them
+// live across the k-loop, where the 64 accumulators of an 8 x 8 thread tile leave no
+// room under a 128-register cap: they spill to local memory. Pass the thread's row and
+// column bases through it right before store_tile, and the tile origins through it
+// before the copies of each k-step (the same happens to the copies' per-pass rows).
+__device__ __forceinline__ std::int64_t hoist_barrier(std::int64_t v) {
+  asm volatile("" : "+l"(v));
+  return v;
+}
+
+// Writes a thread's TM x TN register tile: C(row(i), col(j)) = alpha*acc + beta*C, with
+// rows and columns outside the matrix skipped. row/col map fragment indices to global
+// coordinates.
+template <int TM, int TN, class RowOf, class ColOf>
+__device__ __forceinline__ void store_tile(const GemmParams& p, float* C, const float (&acc)[TM][TN],
+                                           RowOf row_of, ColOf col_of) {
+#pragma unroll
+  for (int j = 0; j < TN; ++j) {
+    const std::int64_t gj = col_of(j);
+    if (gj >= p.n) continue;
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const std::int64_t gi = row_of(i);
+      if (gi < p.m) store_alpha_beta(&C[gi + gj * p.ldc], acc[i][j], p.alpha, p.beta);
+    }
+  }
+}
+
+// The operands of batch item b.
+__device__ __forceinline__ OperandView operand_a(const GemmParams& p, std::int64_t b) {
+  return OperandView{p.A + b * p.stride_a, p.lda, p.m, p.k};
+}
+__device__ __forceinline__ OperandView operand_b(const GemmParams& p, std::int64_t b) {
+  return OperandView{p.B + b * p.stride_b, p.ldb, p.n, p.k};
+}
+
+}  // namespace tilemm::kernels
