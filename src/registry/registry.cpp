@@ -67,6 +67,7 @@ void register_all_kernels(Registry& r) {
   // Ladder order: docs/ladder.md has one section per family, in this order.
   register_naive(r);
   register_smem_tiled(r);
+  register_blocktile1d(r);
 }
 
 std::string require_fp32(const GemmProblem& p) {
