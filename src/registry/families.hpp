@@ -8,5 +8,6 @@ class Registry;
 void register_naive(Registry& r);
 void register_smem_tiled(Registry& r);
 void register_blocktile1d(Registry& r);
+void register_blocktile2d(Registry& r);
 
 }  // namespace tilemm
