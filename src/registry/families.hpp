@@ -9,5 +9,6 @@ void register_naive(Registry& r);
 void register_smem_tiled(Registry& r);
 void register_blocktile1d(Registry& r);
 void register_blocktile2d(Registry& r);
+void register_vectorized(Registry& r);
 
 }  // namespace tilemm

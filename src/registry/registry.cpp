@@ -69,6 +69,7 @@ void register_all_kernels(Registry& r) {
   register_smem_tiled(r);
   register_blocktile1d(r);
   register_blocktile2d(r);
+  register_vectorized(r);
 }
 
 std::string require_fp32(const GemmProblem& p) {

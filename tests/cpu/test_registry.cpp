@@ -98,6 +98,8 @@ TEST(Registry, CApiListsTheSameKernels) {
 TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
   tilemm::GemmProblem p;
   p.m = p.n = p.k = 64;
+  // A valid problem (ld >= rows), which the vectorized kernels' alignment check accepts.
+  p.lda = p.ldb = p.ldc = 64;
   tilemm::DeviceInfo hopper;
   hopper.cc_major = 9;
   hopper.sm_count = 132;
