@@ -1,0 +1,37 @@
+// The data types the bench can ask for, and how each maps onto the tilemm C API and
+// cuBLAS. The library computes fp32 today; the others are accepted so that their rows
+// report the library's NOT_SUPPORTED cleanly (and cuBLAS's numbers) until kernels exist.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <library_types.h>
+
+#include "tilemm/tilemm.h"
+
+namespace tilemm::bench {
+
+enum class DTypeId { Fp32, Tf32, Fp16, Bf16 };
+
+struct BenchDType {
+  DTypeId id;
+  const char* name;         // as on the command line: "fp32"
+  const char* description;  // one line for --help and the reports
+  // A, B and C are all stored in this type; alpha and beta are float (the 32F scale type).
+  cudaDataType_t storage;
+  std::size_t element_bytes;
+  tilemmComputeType_t library_compute;
+  // Unit roundoff of the arithmetic, for the tolerance c * u * sqrt(k).
+  double unit_roundoff;
+};
+
+std::span<const BenchDType> all_dtypes();
+// nullptr when the name is not one of all_dtypes().
+const BenchDType* find_dtype(std::string_view name);
+// "fp32, tf32, fp16, bf16"
+std::string dtype_names();
+
+}  // namespace tilemm::bench

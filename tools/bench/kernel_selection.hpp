@@ -1,0 +1,29 @@
+// Turns the --kernel words into the rows to run, reading the registry (never a list of
+// names kept here): "all" is every registered kernel in ladder order, "auto" is the
+// library's own choice, a kernel name selects that kernel, a family name (or
+// "family:NAME" where a kernel has the family's name) every kernel of the family, and
+// "cublas" the cuBLAS row alone.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "registry/registry.hpp"
+
+namespace tilemm::bench {
+
+struct KernelChoice {
+  std::string requested;                // the registry name, or "auto"
+  const KernelEntry* entry = nullptr;   // nullptr for "auto"
+};
+
+struct KernelSelection {
+  std::vector<KernelChoice> kernels;  // in the order asked, each once
+  bool cublas = false;
+};
+
+// Throws std::invalid_argument naming an unknown word and what is known.
+KernelSelection select_kernels(const std::vector<std::string>& words, const Registry& registry,
+                               bool include_cublas);
+
+}  // namespace tilemm::bench

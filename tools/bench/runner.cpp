@@ -1,0 +1,231 @@
+#include "runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "cuda_check.hpp"
+#include "library_call.hpp"
+#include "operands.hpp"
+#include "timing.hpp"
+#include "verification.hpp"
+
+namespace tilemm::bench {
+namespace {
+
+std::string seconds_text(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g s", ms / 1000.0);
+  return text;
+}
+
+// Measures one row on one shape: everything that is the same for tilemm and cuBLAS.
+class ShapeMeasurement {
+ public:
+  ShapeMeasurement(const RunContext& context, const Shape& shape, std::uint64_t seed)
+      : context_(context),
+        shape_(shape),
+        operands_(shape, context.dtype, context.device.l2_bytes, seed, context.options.beta == 0.0, context.stream),
+        verifier_(resolve_verify_method(context.options.verify, shape), shape, operands_, context.options.alpha,
+                  context.options.beta, context.cublas, context.stream) {}
+
+  const Operands& operands() const { return operands_; }
+  const Verifier& verifier() const { return verifier_; }
+
+  RunResult new_row() const {
+    RunResult row;
+    row.shape = shape_;
+    row.dtype = context_.dtype.name;
+    row.alpha = context_.options.alpha;
+    row.beta = context_.options.beta;
+    row.requested_iterations = context_.options.iterations;
+    row.input_sets = operands_.set_count();
+    row.input_footprint_bytes = double(operands_.footprint_bytes());
+    row.verified_against = verify_method_name(verifier_.method());
+    return row;
+  }
+
+  // The first run (on set 0, from the initial C) is verified unless this row is the
+  // reference; then warm-ups and timed runs rotate through the operand sets. On a
+  // failed launch the row is marked Failed with the launcher's words and returns early.
+  void measure(RunResult& row, const LaunchOnSet& launch, bool is_reference) const {
+    const BenchOptions& o = context_.options;
+    operands_.restore_initial_c(context_.stream);
+    const TimedRuns first = time_launches(launch, 1, 0, context_.stream);
+    if (!fail_on(row, first)) return;
+    verify(row, is_reference);
+
+    const IterationPlan warm = plan_warmup(first.milliseconds.front(), o.warmup, o.budget_seconds);
+    const TimedRuns warmups = time_launches(launch, warm.warmup, 1, context_.stream);
+    if (!fail_on(row, warmups)) return;
+    const double estimate = warmups.milliseconds.empty() ? first.milliseconds.front() : median(warmups.milliseconds);
+    const IterationPlan plan = plan_iterations(warm, estimate, o.iterations, o.budget_seconds);
+    const TimedRuns timed = time_launches(launch, plan.iterations, 1 + warm.warmup, context_.stream);
+    if (!fail_on(row, timed)) return;
+
+    row.warmup = plan.warmup;
+    row.iterations = plan.iterations;
+    row.reduced_iterations = plan.reduced;
+    row.time_ms = median(timed.milliseconds);
+    row.time_min_ms = *std::min_element(timed.milliseconds.begin(), timed.milliseconds.end());
+    row.time_max_ms = *std::max_element(timed.milliseconds.begin(), timed.milliseconds.end());
+    const double flops_per_s = shape_.flops() / (*row.time_ms * 1e-3);
+    row.tflops = flops_per_s / 1e12;
+    if (context_.device.peak_flops > 0.0) row.percent_of_peak = 100.0 * flops_per_s / context_.device.peak_flops;
+    if (plan.reduced) {
+      add_note(row, "median of " + std::to_string(plan.iterations) + " runs (asked " +
+                        std::to_string(o.iterations) + ") after " + std::to_string(plan.warmup) +
+                        " warm-ups: one run takes ~" + seconds_text(estimate) + ", the budget is " +
+                        seconds_text(o.budget_seconds * 1000.0));
+    }
+  }
+
+  static void add_note(RunResult& row, const std::string& note) {
+    row.note += (row.note.empty() ? "" : "; ") + note;
+  }
+
+ private:
+  // true when the runs went through; otherwise marks the row.
+  static bool fail_on(RunResult& row, const TimedRuns& runs) {
+    if (runs.failure.empty()) return true;
+    row.status = RowStatus::Failed;
+    row.status_detail = runs.failure;
+    return false;
+  }
+
+  void verify(RunResult& row, bool is_reference) const {
+    if (is_reference) {
+      row.check = Check::IsReference;
+      return;
+    }
+    if (verifier_.method() == VerifyMethod::None) return;
+    if (!verifier_.unavailable().empty()) {
+      add_note(row, "not verified: " + verifier_.unavailable());
+      return;
+    }
+    const VerifyOutcome outcome = verifier_.check(operands_.set(0).c, context_.stream);
+    row.error = outcome.error;
+    row.relative_error = outcome.relative_error;
+    row.tolerance = outcome.tolerance;
+    row.check = outcome.passed ? Check::Pass : Check::Fail;
+  }
+
+  const RunContext& context_;
+  Shape shape_;
+  Operands operands_;
+  Verifier verifier_;
+};
+
+RunResult measure_library_kernel(const RunContext& context, const ShapeMeasurement& measurement,
+                                 const KernelChoice& choice) {
+  RunResult row = measurement.new_row();
+  row.requested = choice.requested;
+  const tilemmStatus_t set = tilemmSetAlgorithm(context.handle, choice.requested.c_str());
+  if (set != TILEMM_STATUS_SUCCESS) {
+    throw BenchError(std::string("tilemmSetAlgorithm(") + choice.requested + "): " + tilemmGetStatusString(set) +
+                     ": " + tilemmGetErrorDetail(context.handle));
+  }
+  const float alpha = static_cast<float>(context.options.alpha);
+  const float beta = static_cast<float>(context.options.beta);
+  tilemmStatus_t last_status = TILEMM_STATUS_SUCCESS;
+  const LaunchOnSet launch = [&](int set_index) {
+    last_status = call_tilemm(context.handle, row.shape, context.dtype, measurement.operands().layout(),
+                              measurement.operands().set(set_index), alpha, beta);
+    if (last_status == TILEMM_STATUS_SUCCESS) return std::string();
+    return std::string(tilemmGetStatusString(last_status)) + ": " + tilemmGetErrorDetail(context.handle);
+  };
+  measurement.measure(row, launch, false);
+
+  if (row.status == RowStatus::Failed &&
+      (last_status == TILEMM_STATUS_NOT_SUPPORTED || last_status == TILEMM_STATUS_ARCH_MISMATCH)) {
+    // The library declined this problem, as the API contract says it must when a kernel
+    // cannot compute it: reported, not a failure.
+    row.status = RowStatus::NotSupported;
+    ShapeMeasurement::add_note(row, row.status_detail);
+  }
+  const std::string ran = row.status == RowStatus::Ok ? tilemmGetLastKernel(context.handle) : "";
+  const KernelEntry* entry = choice.entry;
+  if (entry == nullptr) entry = registry().find(ran);
+  if (choice.entry != nullptr && !ran.empty() && ran != choice.entry->name) {
+    // alpha = 0 is served by the library's C = beta * C path, whatever kernel is forced.
+    ShapeMeasurement::add_note(row, "the library ran '" + ran + "' for this problem");
+  }
+  if (entry != nullptr) {
+    row.kernel = entry->name;
+    row.family = entry->family;
+    row.ladder_step = entry->ladder_step;
+    row.arithmetic_intensity = entry->arithmetic_intensity;
+    if (row.status == RowStatus::Ok) row.resources = query_resources(*entry, context.device.max_threads_per_sm);
+  }
+  return row;
+}
+
+RunResult measure_cublas(const RunContext& context, const ShapeMeasurement& measurement) {
+  RunResult row = measurement.new_row();
+  row.requested = "cublas";
+  row.kernel = "cublas";
+  row.is_cublas = true;
+  const float alpha = static_cast<float>(context.options.alpha);
+  const float beta = static_cast<float>(context.options.beta);
+  const LaunchOnSet launch = [&](int set_index) {
+    return context.cublas.gemm(row.shape, context.dtype, measurement.operands().layout(),
+                               measurement.operands().set(set_index), alpha, beta);
+  };
+  measurement.measure(row, launch, measurement.verifier().method() == VerifyMethod::Cublas);
+  return row;
+}
+
+void fill_percent_of_cublas(std::vector<RunResult>& rows) {
+  const auto cublas = std::find_if(rows.begin(), rows.end(), [](const RunResult& r) {
+    return r.is_cublas && r.status == RowStatus::Ok && r.tflops;
+  });
+  if (cublas == rows.end()) return;
+  for (auto& r : rows) {
+    if (r.tflops) r.percent_of_cublas = 100.0 * *r.tflops / *cublas->tflops;
+  }
+}
+
+}  // namespace
+
+std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vector<Shape>& shapes,
+                                      const KernelSelection& selection, ProgressBar& progress,
+                                      const RowCallback& on_row) {
+  std::vector<RunResult> all_rows;
+  int done = 0;
+  const auto cooldown = [&] {
+    // Back-to-back kernels heat the GPU and later rows would run at lower clocks; a
+    // pause between rows keeps the comparison even on long sweeps.
+    if (done > 0 && context.options.cooldown_ms > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(context.options.cooldown_ms));
+    }
+  };
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    const Shape& shape = shapes[s];
+    progress.update(done, "preparing operands and reference for " + shape.label());
+    // A different seed per shape, so shapes of equal size do not share inputs.
+    const ShapeMeasurement measurement(context, shape, context.options.seed + s);
+    std::vector<RunResult> rows;
+    for (const KernelChoice& choice : selection.kernels) {
+      cooldown();
+      progress.update(done, choice.requested + " " + shape.label());
+      rows.push_back(measure_library_kernel(context, measurement, choice));
+      ++done;
+    }
+    if (selection.cublas) {
+      cooldown();
+      progress.update(done, "cuBLAS " + shape.label());
+      rows.push_back(measure_cublas(context, measurement));
+      ++done;
+    }
+    fill_percent_of_cublas(rows);
+    for (const auto& r : rows) {
+      progress.clear();
+      if (on_row) on_row(r);
+      all_rows.push_back(r);
+    }
+  }
+  return all_rows;
+}
+
+}  // namespace tilemm::bench
