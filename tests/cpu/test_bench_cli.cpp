@@ -1,0 +1,459 @@
+// tilemm-bench without a GPU: command-line parsing, kernel selection from the registry,
+// the timing and verification policies, the report formats (text, Markdown, CSV, JSON),
+// and the built binary's --help, --list and no-GPU exit.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "device_report.hpp"
+#include "kernel_selection.hpp"
+#include "operands.hpp"
+#include "report_console.hpp"
+#include "report_files.hpp"
+#include "suite.hpp"
+#include "timing.hpp"
+#include "verification.hpp"
+
+namespace tilemm::bench {
+namespace {
+
+CliOutcome parse(std::vector<std::string> args, std::string* out_text = nullptr, std::string* err_text = nullptr) {
+  args.insert(args.begin(), "tilemm-bench");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  CliOutcome outcome = parse_command_line(int(argv.size()), argv.data(), out, err);
+  if (out_text != nullptr) *out_text = out.str();
+  if (err_text != nullptr) *err_text = err.str();
+  return outcome;
+}
+
+// ---- command line ----
+
+TEST(BenchCli, DefaultsAreTheLadderAt4096CubedFp32NN) {
+  const CliOutcome c = parse({});
+  ASSERT_TRUE(c.options);
+  const BenchOptions& o = *c.options;
+  EXPECT_EQ(o.kernels, std::vector<std::string>{"all"});
+  EXPECT_TRUE(o.include_cublas);
+  ASSERT_EQ(o.shapes.size(), 1u);
+  EXPECT_EQ(o.shapes[0].label(), "4096x4096x4096 NN");
+  EXPECT_EQ(o.dtype, "fp32");
+  EXPECT_EQ(o.verify, VerifyMode::Auto);
+  EXPECT_GE(o.iterations, 20) << "the design asks for a median of at least 20";
+  EXPECT_EQ(o.format, OutputFormat::Table);
+}
+
+TEST(BenchCli, ExtentListsValuesAndInclusiveRanges) {
+  EXPECT_EQ(parse_extent_list("4096", "--m"), (std::vector<std::int64_t>{4096}));
+  EXPECT_EQ(parse_extent_list("16,128,4096", "--m"), (std::vector<std::int64_t>{16, 128, 4096}));
+  EXPECT_EQ(parse_extent_list("1024:4096:1024", "--m"), (std::vector<std::int64_t>{1024, 2048, 3072, 4096}));
+  EXPECT_EQ(parse_extent_list("1:10:4,7", "--m"), (std::vector<std::int64_t>{1, 5, 9, 7}));
+  for (const char* bad : {"", "0", "-4", "12x", "4:2:1", "1:8", "1:8:0", "1,,2", "a:b:c"}) {
+    EXPECT_THROW(parse_extent_list(bad, "--m"), std::invalid_argument) << bad;
+  }
+}
+
+TEST(BenchCli, TransLists) {
+  const auto ops = parse_trans_list("NN,tn,TT,NN");
+  ASSERT_EQ(ops.size(), 3u);
+  EXPECT_EQ(ops[1], std::make_pair(Op::T, Op::N));
+  EXPECT_THROW(parse_trans_list("NX"), std::invalid_argument);
+  EXPECT_THROW(parse_trans_list("N"), std::invalid_argument);
+}
+
+TEST(BenchCli, ShapesAreTheCrossProductOfTheLists) {
+  const CliOutcome c = parse({"--m", "16,128", "--n", "4096", "--k", "1024:2048:1024", "--trans", "NN,TN",
+                              "--batch", "3"});
+  ASSERT_TRUE(c.options);
+  ASSERT_EQ(c.options->shapes.size(), 8u);
+  EXPECT_EQ(c.options->shapes.front().label(), "16x4096x1024 NN x3");
+  EXPECT_EQ(c.options->shapes.back().label(), "128x4096x2048 TN x3");
+}
+
+TEST(BenchCli, SizeMakesSquares) {
+  const CliOutcome c = parse({"--size", "1000,4093"});
+  ASSERT_TRUE(c.options);
+  ASSERT_EQ(c.options->shapes.size(), 2u);
+  EXPECT_EQ(c.options->shapes[1].label(), "4093x4093x4093 NN");
+}
+
+TEST(BenchCli, EveryOptionOfTheIssueIsAccepted) {
+  const CliOutcome c = parse({"--kernel", "smem_tiled,auto", "--size", "512", "--dtype", "bf16", "--trans", "TT",
+                              "--alpha", "-1.5", "--beta", "2", "--batch", "4", "--warmup", "2", "--iters", "25",
+                              "--verify", "cublas", "--csv", "x.csv", "--json", "x.json", "--markdown", "--device",
+                              "1", "--seed", "7", "--budget", "1.5", "--cooldown-ms", "0", "--no-cublas"});
+  ASSERT_TRUE(c.options);
+  const BenchOptions& o = *c.options;
+  EXPECT_EQ(o.kernels, (std::vector<std::string>{"smem_tiled", "auto"}));
+  EXPECT_EQ(o.dtype, "bf16");
+  EXPECT_DOUBLE_EQ(o.alpha, -1.5);
+  EXPECT_DOUBLE_EQ(o.beta, 2.0);
+  EXPECT_EQ(o.shapes.at(0).batch, 4);
+  EXPECT_EQ(o.shapes.at(0).opa, Op::T);
+  EXPECT_EQ(o.warmup, 2);
+  EXPECT_EQ(o.iterations, 25);
+  EXPECT_EQ(o.verify, VerifyMode::Cublas);
+  EXPECT_EQ(o.csv_path, "x.csv");
+  EXPECT_EQ(o.json_path, "x.json");
+  EXPECT_TRUE(o.markdown);
+  EXPECT_EQ(o.device, 1);
+  EXPECT_EQ(o.seed, 7u);
+  EXPECT_FALSE(o.include_cublas);
+  EXPECT_FALSE(o.command_line.empty());
+}
+
+TEST(BenchCli, BadCommandLinesAreUsageErrors) {
+  const std::vector<std::vector<std::string>> bad{
+      {"--size", "512", "--m", "4"}, {"--suite", "standard", "--size", "4"}, {"--dtype", "fp8"},
+      {"--trans", "XY"},             {"--verify", "maybe"},                  {"--iters", "0"},
+      {"--markdown", "--format", "sample"}, {"--no-such-option"},          {"--m", "0"}};
+  for (const auto& args : bad) {
+    std::string err;
+    const CliOutcome c = parse(args, nullptr, &err);
+    EXPECT_FALSE(c.options) << args.front();
+    EXPECT_EQ(c.exit_code, kUsageExitCode) << args.front();
+    EXPECT_FALSE(err.empty()) << args.front();
+  }
+}
+
+TEST(BenchCli, HelpExplainsOptionsWithExamples) {
+  std::string out;
+  const CliOutcome c = parse({"--help"}, &out);
+  EXPECT_FALSE(c.options);
+  EXPECT_EQ(c.exit_code, 0);
+  for (const char* word : {"--kernel", "--m", "--size", "--dtype", "--trans", "--alpha", "--beta", "--batch",
+                           "--warmup", "--iters", "--verify", "--suite", "--csv", "--json", "--markdown", "--format",
+                           "--list", "--device", "--seed", "Examples:", "Suite 'standard'", "Exit status"}) {
+    EXPECT_NE(out.find(word), std::string::npos) << word;
+  }
+}
+
+// ---- kernel selection: from the registry, never a list kept in the bench ----
+
+TEST(BenchKernelSelection, AllIsEveryRegisteredKernelInLadderOrder) {
+  const KernelSelection s = select_kernels({"all"}, registry(), true);
+  ASSERT_EQ(s.kernels.size(), registry().entries().size());
+  for (std::size_t i = 0; i < s.kernels.size(); ++i) {
+    EXPECT_EQ(s.kernels[i].requested, registry().entries()[i].name);
+    EXPECT_EQ(s.kernels[i].entry, &registry().entries()[i]);
+  }
+  EXPECT_TRUE(s.cublas);
+}
+
+TEST(BenchKernelSelection, NamesFamiliesAutoAndCublas) {
+  const KernelEntry& first = registry().entries().front();
+  KernelSelection s = select_kernels({first.name, "auto", first.name}, registry(), false);
+  ASSERT_EQ(s.kernels.size(), 2u) << "each kernel once";
+  EXPECT_EQ(s.kernels[1].requested, "auto");
+  EXPECT_EQ(s.kernels[1].entry, nullptr);
+  EXPECT_FALSE(s.cublas);
+
+  s = select_kernels({"family:" + first.family}, registry(), true);
+  std::size_t in_family = 0;
+  for (const auto& e : registry().entries()) in_family += e.family == first.family ? 1 : 0;
+  EXPECT_EQ(s.kernels.size(), in_family);
+
+  s = select_kernels({"cublas"}, registry(), false);
+  EXPECT_TRUE(s.kernels.empty());
+  EXPECT_TRUE(s.cublas);
+
+  EXPECT_THROW(select_kernels({"no_such_kernel"}, registry(), true), std::invalid_argument);
+  EXPECT_THROW(select_kernels({"family:no_such_family"}, registry(), true), std::invalid_argument);
+}
+
+// ---- the standard suite ----
+
+TEST(BenchSuite, StandardShapesAreTheDocumentedList) {
+  const auto shapes = standard_suite_shapes(Op::N, Op::N);
+  ASSERT_EQ(shapes.size(), 4u + 2u + 12u + 1u);
+  std::set<std::string> labels;
+  for (const auto& s : shapes) labels.insert(s.label());
+  for (const char* label : {"1024x1024x1024 NN", "8192x8192x8192 NN", "1000x1000x1000 NN", "4093x4093x4093 NN",
+                            "16x4096x4096 NN", "128x11008x4096 NN", "4096x4096x11008 NN", "4096x14336x4096 NN",
+                            "512x512x512 NN x64"}) {
+    EXPECT_TRUE(labels.count(label)) << label;
+  }
+  const CliOutcome c = parse({"--suite", "standard"});
+  ASSERT_TRUE(c.options);
+  EXPECT_EQ(c.options->kernels, std::vector<std::string>{"auto"});
+  EXPECT_EQ(c.options->shapes.size(), shapes.size());
+}
+
+RunResult ok_row(const Shape& shape, const std::string& requested, double tflops, bool cublas = false) {
+  RunResult r;
+  r.shape = shape;
+  r.dtype = "fp32";
+  r.requested = requested;
+  r.kernel = cublas ? "cublas" : (requested == "auto" ? "smem_tiled.32" : requested);
+  r.is_cublas = cublas;
+  r.tflops = tflops;
+  r.time_ms = shape.flops() / (tflops * 1e9);
+  r.check = cublas ? Check::IsReference : Check::Pass;
+  return r;
+}
+
+TEST(BenchSuite, GeometricMeanAndWorstShapeAgainstCublas) {
+  const Shape a{1024, 1024, 1024}, b{16, 4096, 4096};
+  const std::vector<RunResult> rows{ok_row(a, "auto", 10.0), ok_row(a, "cublas", 40.0, true),
+                                    ok_row(b, "auto", 1.0), ok_row(b, "cublas", 16.0, true)};
+  const auto comparisons = compare_with_cublas(rows);
+  ASSERT_EQ(comparisons.size(), 1u);
+  EXPECT_EQ(comparisons[0].requested, "auto");
+  EXPECT_EQ(comparisons[0].shapes, 2);
+  EXPECT_NEAR(comparisons[0].geomean_ratio, std::sqrt(0.25 * 0.0625), 1e-12);
+  EXPECT_EQ(comparisons[0].worst_shape.label(), b.label());
+  EXPECT_NEAR(comparisons[0].worst_ratio, 0.0625, 1e-12);
+}
+
+// ---- measurement policy ----
+
+TEST(BenchTiming, MedianOfOddAndEvenCounts) {
+  EXPECT_DOUBLE_EQ(median({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_DOUBLE_EQ(median({}), 0.0);
+}
+
+TEST(BenchTiming, FastKernelsGetEveryRequestedIteration) {
+  const IterationPlan warm = plan_warmup(1.0, 5, 3.0);
+  EXPECT_EQ(warm.warmup, 5);
+  const IterationPlan plan = plan_iterations(warm, 1.0, 30, 3.0);
+  EXPECT_EQ(plan.iterations, 30);
+  EXPECT_FALSE(plan.reduced);
+}
+
+TEST(BenchTiming, SlowKernelsGetFewerIterationsAndSaySo) {
+  // 1 s per run against a 3 s budget: no extra warm-up beyond the verified run, 3 timed.
+  const IterationPlan warm = plan_warmup(1000.0, 5, 3.0);
+  EXPECT_EQ(warm.warmup, 1);
+  const IterationPlan plan = plan_iterations(warm, 1000.0, 30, 3.0);
+  EXPECT_EQ(plan.iterations, 3);
+  EXPECT_TRUE(plan.reduced);
+  // Slower than the whole budget: still one timed run, never none.
+  EXPECT_EQ(plan_iterations(plan_warmup(10000.0, 5, 3.0), 10000.0, 30, 3.0).iterations, 1);
+}
+
+TEST(BenchOperands, RotationCoversTwiceTheL2WhenOneSetFits) {
+  constexpr std::int64_t l2 = 50 << 20;
+  EXPECT_EQ(operand_set_count(std::size_t(200) << 20, l2), 1);
+  const int sets = operand_set_count(std::size_t(12) << 20, l2);
+  EXPECT_GE(double(sets) * 12.0, 100.0);
+  EXPECT_EQ(operand_set_count(std::size_t(12) << 20, 0), 1);
+}
+
+TEST(BenchOperands, MinimumLeadingDimensionsAndContiguousBatches) {
+  const OperandLayout l = layout_for(Shape{5, 7, 3, 2, Op::T, Op::N});
+  EXPECT_EQ(l.lda, 3);  // A is k x m when transposed
+  EXPECT_EQ(l.ldb, 3);
+  EXPECT_EQ(l.ldc, 5);
+  EXPECT_EQ(l.stride_a, 15);
+  EXPECT_EQ(l.c_elements, 70u);
+}
+
+TEST(BenchVerification, AutoUsesTheCpuReferenceUpToTwoToTheThirty) {
+  EXPECT_EQ(resolve_verify_method(VerifyMode::Auto, Shape{1024, 1024, 1024}), VerifyMethod::CpuReference);
+  EXPECT_EQ(resolve_verify_method(VerifyMode::Auto, Shape{4096, 4096, 4096}), VerifyMethod::Cublas);
+  EXPECT_EQ(resolve_verify_method(VerifyMode::Auto, Shape{512, 512, 512, 64}), VerifyMethod::Cublas);
+  EXPECT_EQ(resolve_verify_method(VerifyMode::Reference, Shape{8192, 8192, 8192}), VerifyMethod::CpuReference);
+  EXPECT_EQ(resolve_verify_method(VerifyMode::None, Shape{1, 1, 1}), VerifyMethod::None);
+  EXPECT_NEAR(verification_tolerance(1.0 / (1 << 24), 4096), 8.0 * 64.0 / (1 << 24), 1e-15);
+}
+
+TEST(BenchDevice, PeakRatesComeFromTheArchitecture) {
+  EXPECT_EQ(flops_per_sm_per_clock(9, 0, DTypeId::Fp32), 256);  // 128 FP32 lanes x 2
+  EXPECT_EQ(flops_per_sm_per_clock(8, 0, DTypeId::Fp32), 128);  // A100: 64 lanes
+  EXPECT_EQ(flops_per_sm_per_clock(8, 9, DTypeId::Fp32), 256);
+  EXPECT_EQ(flops_per_sm_per_clock(9, 0, DTypeId::Bf16), 4096);
+  EXPECT_EQ(flops_per_sm_per_clock(8, 9, DTypeId::Fp16), 0) << "unknown stays unknown";
+  EXPECT_EQ(cuda_version_string(13000), "13.0");
+  EXPECT_EQ(cuda_version_string(12080), "12.8");
+}
+
+// ---- report formats ----
+
+BenchReport sample_report() {
+  BenchReport report;
+  report.tool_version = "0.1.0";
+  report.date_utc = "2000-01-01T00:00:00Z";
+  report.cublas_version = "cuBLAS 0.0.0";
+  report.device.name = "Test \"GPU\", no. 1";
+  report.device.sm_count = 132;
+  report.device.max_sm_clock_khz = 1980000;
+  report.device.copy_bandwidth_bytes_per_s = 3.0e12;
+  report.device.peak_flops = 66.9e12;
+  report.settings.dtype = "fp32";
+  report.settings.iterations = 30;
+  const Shape s{4096, 4096, 4096};
+  RunResult tiled = ok_row(s, "smem_tiled.32", 8.8);
+  tiled.arithmetic_intensity = 8.0;
+  tiled.resources = ResourceUsage{32, 8192, 0, 1024, 2, 1.0};
+  tiled.error = 1.5e-7;
+  tiled.percent_of_cublas = 17.5;
+  tiled.note = "median of 3 runs, with a comma";
+  RunResult refused = ok_row(s, "auto", 1.0);
+  refused.status = RowStatus::NotSupported;
+  refused.tflops.reset();
+  refused.time_ms.reset();
+  refused.check = Check::NotChecked;
+  refused.note = "TILEMM_STATUS_NOT_SUPPORTED: no kernel";
+  report.rows = {tiled, refused, ok_row(s, "cublas", 50.3, true)};
+  return report;
+}
+
+TEST(BenchReport, JsonCarriesTheBannerAndEveryRow) {
+  const BenchReport report = sample_report();
+  std::ostringstream out;
+  write_json(out, report);
+  const nlohmann::json j = nlohmann::json::parse(out.str());  // throws if invalid
+  EXPECT_EQ(j["schema"], kJsonSchema);
+  EXPECT_EQ(j["device"]["name"], report.device.name);
+  EXPECT_DOUBLE_EQ(j["device"]["copy_bandwidth_gb_per_s"].get<double>(), 3000.0);
+  EXPECT_DOUBLE_EQ(j["device"]["peak_tflops"].get<double>(), 66.9);
+  ASSERT_EQ(j["results"].size(), 3u);
+  const auto& row = j["results"][0];
+  EXPECT_EQ(row["kernel"], "smem_tiled.32");
+  EXPECT_DOUBLE_EQ(row["tflops"].get<double>(), 8.8);
+  EXPECT_EQ(row["registers_per_thread"], 32);
+  EXPECT_EQ(row["smem_per_block_bytes"], 8192);
+  EXPECT_EQ(row["check"], "PASS");
+  EXPECT_TRUE(j["results"][1]["time_ms"].is_null());
+  EXPECT_EQ(j["results"][1]["status"], "not_supported");
+}
+
+TEST(BenchReport, CsvLinesHaveAsManyFieldsAsTheHeader) {
+  std::ostringstream out;
+  write_csv(out, sample_report());
+  std::istringstream in(out.str());
+  std::string line;
+  // Counts fields, honouring quotes (the device name and the note contain commas).
+  const auto fields = [](const std::string& l) {
+    std::size_t count = 1;
+    bool quoted = false;
+    for (char c : l) {
+      if (c == '"') quoted = !quoted;
+      if (c == ',' && !quoted) ++count;
+    }
+    return count;
+  };
+  std::getline(in, line);
+  const std::size_t header = fields(line);
+  EXPECT_NE(line.find("device_copy_bandwidth_gb_per_s"), std::string::npos);
+  EXPECT_NE(line.find("percent_of_cublas"), std::string::npos);
+  int rows = 0;
+  while (std::getline(in, line)) {
+    EXPECT_EQ(fields(line), header) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3);
+}
+
+TEST(BenchReport, TextAndMarkdownTables) {
+  const BenchReport report = sample_report();
+  std::ostringstream text, markdown;
+  print_results_table(text, report, false);
+  print_results_table(markdown, report, true);
+  for (const char* word : {"smem_tiled.32", "cuBLAS", "8.80", "17.5%", "PASS", "n/s", "REF", "8 KiB", "100%"}) {
+    EXPECT_NE(text.str().find(word), std::string::npos) << word;
+  }
+  EXPECT_NE(markdown.str().find("| kernel | time (ms) | TFLOP/s |"), std::string::npos);
+  EXPECT_NE(markdown.str().find("|---|---:|"), std::string::npos);
+}
+
+TEST(BenchReport, SampleFormatIsTheCudaSamplesOne) {
+  std::ostringstream out;
+  print_sample_row(out, sample_report().rows[0]);
+  EXPECT_NE(out.str().find("Performance= 8800.00 GFlop/s, Time= "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Size= 137438953472 Ops, WorkgroupSize= 1024 threads/block"), std::string::npos);
+  EXPECT_NE(out.str().find("Checking computed result for correctness: Result = PASS"), std::string::npos);
+}
+
+// The plot script's test fixture must have every field the writer writes, so the
+// plot test exercises the real format.
+TEST(BenchReport, PlotFixtureHasTheWritersSchema) {
+  std::ifstream in(std::filesystem::path(TILEMM_SOURCE_DIR) / "tests/fixtures/bench_report.fixture.json");
+  ASSERT_TRUE(in) << "tests/fixtures/bench_report.fixture.json";
+  const nlohmann::json fixture = nlohmann::json::parse(in);
+  const nlohmann::json written = nlohmann::json::parse(report_to_json(sample_report()).dump());
+  std::function<void(const nlohmann::json&, const nlohmann::json&, const std::string&)> same_keys =
+      [&](const nlohmann::json& want, const nlohmann::json& have, const std::string& where) {
+        for (const auto& [key, value] : want.items()) {
+          ASSERT_TRUE(have.contains(key)) << where << key;
+          if (value.is_object()) same_keys(value, have[key], where + key + ".");
+        }
+      };
+  same_keys(written, fixture, "");
+  ASSERT_FALSE(fixture["results"].empty());
+  same_keys(written["results"][0], fixture["results"][0], "results[0].");
+  EXPECT_EQ(fixture["schema"], kJsonSchema);
+}
+
+// ---- the built binary ----
+
+struct Ran {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+Ran run_bench(const std::string& arguments, const std::string& environment = "") {
+  const std::string command = environment + " '" TILEMM_BENCH_EXE "' " + arguments + " 2>&1";
+  Ran ran;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return ran;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), int(buffer.size()), pipe) != nullptr) ran.output += buffer.data();
+  const int status = pclose(pipe);
+  ran.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return ran;
+}
+
+TEST(BenchBinary, HelpWorksWithoutAGpu) {
+  const Ran ran = run_bench("--help", "CUDA_VISIBLE_DEVICES=-1");
+  EXPECT_EQ(ran.exit_code, 0);
+  EXPECT_NE(ran.output.find("Examples:"), std::string::npos) << ran.output;
+}
+
+TEST(BenchBinary, ListShowsEveryRegisteredKernelWithoutAGpu) {
+  const Ran ran = run_bench("--list", "CUDA_VISIBLE_DEVICES=-1");
+  EXPECT_EQ(ran.exit_code, 0) << ran.output;
+  std::set<std::string> listed;
+  std::istringstream lines(ran.output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string step, name;
+    if (words >> step >> name) listed.insert(name);
+  }
+  for (const auto& e : registry().entries()) {
+    EXPECT_TRUE(listed.count(e.name)) << e.name << " missing from --list:\n" << ran.output;
+  }
+  EXPECT_NE(ran.output.find(std::to_string(registry().entries().size()) + " kernels registered"), std::string::npos);
+}
+
+TEST(BenchBinary, WithoutAGpuItSaysSoInOneLineAndExitsTwo) {
+  // CUDA_VISIBLE_DEVICES=-1 hides every GPU, so this holds on a GPU machine too.
+  const Ran ran = run_bench("", "CUDA_VISIBLE_DEVICES=-1");
+  EXPECT_EQ(ran.exit_code, 2) << ran.output;
+  ASSERT_FALSE(ran.output.empty());
+  EXPECT_EQ(ran.output.find('\n'), ran.output.size() - 1) << "one line: " << ran.output;
+  EXPECT_NE(ran.output.find("nothing to measure"), std::string::npos) << ran.output;
+}
+
+TEST(BenchBinary, BadArgumentsExitWithTheUsageCode) {
+  EXPECT_EQ(run_bench("--kernel no_such_kernel", "CUDA_VISIBLE_DEVICES=-1").exit_code, kUsageExitCode);
+  EXPECT_EQ(run_bench("--size 0", "CUDA_VISIBLE_DEVICES=-1").exit_code, kUsageExitCode);
+}
+
+}  // namespace
+}  // namespace tilemm::bench
