@@ -10,5 +10,6 @@ void register_smem_tiled(Registry& r);
 void register_blocktile1d(Registry& r);
 void register_blocktile2d(Registry& r);
 void register_vectorized(Registry& r);
+void register_conflict_free(Registry& r);
 
 }  // namespace tilemm

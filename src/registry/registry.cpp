@@ -70,6 +70,7 @@ void register_all_kernels(Registry& r) {
   register_blocktile1d(r);
   register_blocktile2d(r);
   register_vectorized(r);
+  register_conflict_free(r);
 }
 
 std::string require_fp32(const GemmProblem& p) {
