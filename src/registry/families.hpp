@@ -11,5 +11,6 @@ void register_blocktile1d(Registry& r);
 void register_blocktile2d(Registry& r);
 void register_vectorized(Registry& r);
 void register_conflict_free(Registry& r);
+void register_warptile(Registry& r);
 
 }  // namespace tilemm

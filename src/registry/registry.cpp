@@ -71,6 +71,7 @@ void register_all_kernels(Registry& r) {
   register_blocktile2d(r);
   register_vectorized(r);
   register_conflict_free(r);
+  register_warptile(r);
 }
 
 std::string require_fp32(const GemmProblem& p) {

@@ -1,0 +1,200 @@
+// Family "warptile": block tile -> warp tile -> thread tile.
+//
+// Idea: the steps below assign thread tiles to threads in one flat 16 x 16 grid, so a
+// warp (32 consecutive threads) covers a 128 x 16 strip of the block tile: 16 lanes along
+// m times 2 along n. Per k the warp then reads 128 floats of op(A) and 16 of op(B) from
+// shared memory, 144 distinct floats for the warp's 32 x 64 = 2048 FMAs. Here the block
+// tile is first split among warps and each warp's tile among its lanes:
+//   block tile 128 x 128 x 8, 256 threads = 8 warps as 2 (m) x 4 (n),
+//   warp tile   64 x 32: lanes as 8 (m) x 4 (n), lane_m = lane % 8, lane_n = lane / 8,
+//   thread tile  8 x 8 as 2 x 2 interleaved 4 x 4 sub-tiles: rows lane_m*4 + {0..3} and
+//                32 + lane_m*4 + {0..3}, columns lane_n*4 + {0..3} and 16 + lane_n*4 +
+//                {0..3} of the warp tile.
+// Why it helps:
+//   - Footprint: a warp reads 64 + 32 = 96 distinct floats per k instead of 128 + 16,
+//     2048 / 96 = 21 FMAs per distinct float instead of 14. A square-ish warp tile is
+//     to shared memory what the square thread tile is to registers: the smaller its
+//     perimeter for the same area, the fewer bytes cross from shared memory to the warp.
+//   - Broadcast: in every LDS.128 the 8 lanes of a quarter-warp read either 8
+//     consecutive 16-byte chunks (op(A): all 32 banks once) or one chunk (op(B): one
+//     broadcast), and the 4 quarter-warps of an op(A) read ask for the same 128 bytes,
+//     so a warp's reads fetch 3 wavefronts' worth of distinct data per k, not 4.5.
+//   - Register reuse: each thread still does 64 FMAs from 8 + 8 registers per k, and
+//     across the warp each op(A) value feeds 4 lanes and each op(B) value 8 lanes, the
+//     balance that the 2 x 16 arrangement (2 and 16) lacks. The warp is also the unit
+//     that tensor-core instructions (mma.sync, wgmma) work on, so this is the structure
+//     the later kernels keep.
+// Shared memory and global loads are those of conflict_free.cu: rows padded to 128 + 4
+// floats (transposing stores conflict-free, rows 16-byte aligned), one float4 of each
+// operand per thread per k-step via load_quad.
+// Data per block and k-step: (BM + BN) * BK = 2048 floats; per thread 2 float4 loads,
+// and per k 4 LDS.128 for 64 FMAs.
+// Intensity (CGMA): 2 * BM * BN / (4 * (BM + BN)) = 32 FLOP/B (CGMA 128).
+// Requirements: A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4;
+// auto falls back to blocktile2d otherwise.
+// Next step (cp_async): every k-step still loads, waits at a barrier, then computes, so
+// the FFMAs stop while global loads are in flight; a multi-stage cp.async pipeline
+// overlaps them.
+#include <algorithm>
+
+#include "kernels/fp32_tile_common.cuh"
+#include "registry/families.hpp"
+#include "registry/registry.hpp"
+
+// See naive.cu: kernel configurations are global-namespace structs for nvcc 13.
+struct TilemmWarpTileConfig {
+  int bm, bn, bk;  // block tile
+  int wm, wn;      // warp tile
+  int tm, tn;      // thread tile: (tm / 4) x (tn / 4) interleaved 4 x 4 sub-tiles
+  int pad;         // floats added to each shared-memory row
+  constexpr int warps_m() const { return bm / wm; }
+  constexpr int warps_n() const { return bn / wn; }
+  constexpr int lanes_m() const { return wm / tm; }
+  constexpr int lanes_n() const { return wn / tn; }
+  constexpr int threads() const { return 32 * warps_m() * warps_n(); }
+  constexpr int pitch_a() const { return bm + pad; }
+  constexpr int pitch_b() const { return bn + pad; }
+  consteval bool valid() const {
+    // lanes_m a multiple of 8: a quarter-warp's 8 lanes lie along m, so its op(A) reads
+    // are consecutive chunks and its op(B) reads one chunk.
+    return bm % wm == 0 && bn % wn == 0 && wm % tm == 0 && wn % tn == 0 && tm % 4 == 0 &&
+           tn % 4 == 0 && bk % 4 == 0 && pad % 4 == 0 && lanes_m() * lanes_n() == 32 &&
+           lanes_m() % 8 == 0 && threads() <= 1024 && (bm * bk / 4) % threads() == 0 &&
+           (bn * bk / 4) % threads() == 0;
+  }
+};
+
+namespace tilemm::kernels {
+
+// Position within the warp tile of element i of a lane's fragment: sub-tile i / 4 of 4
+// consecutive rows (columns), the sub-tiles 4 * lanes apart.
+template <int kLanes>
+__device__ __forceinline__ int warptile_offset(int lane_x, int i) {
+  return (i / 4) * (4 * kLanes) + 4 * lane_x + i % 4;
+}
+
+// A lane's fragment of one shared-memory row of the warp tile: one LDS.128 per sub-tile.
+template <int kLanes, int kN>
+__device__ __forceinline__ void read_warptile_fragment(const float* warp_row, int lane_x, float (&dst)[kN]) {
+#pragma unroll
+  for (int g = 0; g < kN / 4; ++g) {
+    const float4 v = *reinterpret_cast<const float4*>(&warp_row[warptile_offset<kLanes>(lane_x, 4 * g)]);
+    dst[4 * g + 0] = v.x;
+    dst[4 * g + 1] = v.y;
+    dst[4 * g + 2] = v.z;
+    dst[4 * g + 3] = v.w;
+  }
+}
+
+// Two blocks of 256 threads per SM cap the registers at 128 per thread (64 accumulators,
+// 16 operands, addresses) and let one block compute while the other waits at a barrier.
+template <TilemmWarpTileConfig kCfg, bool kTransA, bool kTransB>
+__global__ void __launch_bounds__(kCfg.threads(), 2) warptile_gemm(GemmParams p) {
+  static_assert(kCfg.valid());
+  constexpr int BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk, TM = kCfg.tm, TN = kCfg.tn;
+  constexpr int PA = kCfg.pitch_a(), PB = kCfg.pitch_b();
+  constexpr int kThreads = kCfg.threads();
+  constexpr int kLanesM = kCfg.lanes_m(), kLanesN = kCfg.lanes_n();
+  // (BK, BM + pad) k-major: As[kk * PA + i] = op(A)(m0 + i, k0 + kk); rows 16-byte aligned.
+  __shared__ __align__(16) float As[BK * PA];
+  // (BK, BN + pad) k-major: Bs[kk * PB + j] = op(B)(k0 + kk, n0 + j).
+  __shared__ __align__(16) float Bs[BK * PB];
+
+  const int tid = threadIdx.x;
+  const int warp = tid / 32, lane = tid % 32;
+  const int warp_m0 = warp % kCfg.warps_m() * kCfg.wm;
+  const int warp_n0 = warp / kCfg.warps_m() * kCfg.wn;
+  const int lane_m = lane % kLanesM;
+  const int lane_n = lane / kLanesM;
+  const std::int64_t m0 = std::int64_t(blockIdx.x) * BM;
+  const std::int64_t col_tiles = (p.n + BN - 1) / BN;
+
+  for (std::int64_t b = blockIdx.z; b < p.batch; b += gridDim.z) {
+    const OperandView ga = operand_a(p, b);
+    const OperandView gb = operand_b(p, b);
+    float* C = p.C + b * p.stride_c;
+    for (std::int64_t ct = blockIdx.y; ct < col_tiles; ct += gridDim.y) {
+      const std::int64_t n0 = ct * BN;
+      float acc[TM][TN] = {};
+      for (std::int64_t k0 = 0; k0 < p.k; k0 += BK) {
+        // Tile origins through hoist_barrier: the copies' per-element 64-bit rows and
+        // columns are then formed here, not kept live from before the loop.
+        const std::int64_t copy_m0 = hoist_barrier(m0), copy_n0 = hoist_barrier(n0);
+        copy_tile_quad<BM, BK, PA, kThreads, !kTransA>(As, ga, copy_m0, k0, tid);
+        copy_tile_quad<BN, BK, PB, kThreads, kTransB>(Bs, gb, copy_n0, k0, tid);
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+          float a[TM], bv[TN];
+          read_warptile_fragment<kLanesM, TM>(&As[kk * PA + warp_m0], lane_m, a);
+          read_warptile_fragment<kLanesN, TN>(&Bs[kk * PB + warp_n0], lane_n, bv);
+#pragma unroll
+          for (int i = 0; i < TM; ++i)
+#pragma unroll
+            for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], bv[j], acc[i][j]);
+        }
+        // The next k-step's copies overwrite the tiles other warps may still be reading.
+        __syncthreads();
+      }
+      // One 64-bit base per axis plus a compile-time offset per element (a sign-extended
+      // int offset would make 8 separate 64-bit coordinates).
+      const std::int64_t row_base = hoist_barrier(m0 + warp_m0 + 4 * lane_m);
+      const std::int64_t col_base = hoist_barrier(n0 + warp_n0 + 4 * lane_n);
+      store_tile<TM, TN>(
+          p, C, acc, [&](int i) { return row_base + warptile_offset<kLanesM>(0, i); },
+          [&](int j) { return col_base + warptile_offset<kLanesN>(0, j); });
+    }
+  }
+}
+
+template <TilemmWarpTileConfig kCfg>
+cudaError_t launch_warptile(const GemmProblem& prob, cudaStream_t stream) {
+  const GemmParams params = make_params(prob);
+  const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + kCfg.bn - 1) / kCfg.bn, 65535);
+  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), grid_z_for(prob.batch));
+  return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
+    warptile_gemm<kCfg, kTA, kTB><<<grid, kCfg.threads(), 0, stream>>>(params);
+    return cudaGetLastError();
+  });
+}
+
+template <TilemmWarpTileConfig kCfg>
+KernelEntry make_warptile_entry(const char* name, const char* summary, int priority) {
+  KernelEntry e;
+  e.name = name;
+  e.family = "warptile";
+  e.ladder_step = 10;
+  e.summary = summary;
+  e.dtypes = "fp32";
+  e.min_compute_capability = 75;
+  e.requirements = "A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4";
+  e.arithmetic_intensity = 2.0 * kCfg.bm * kCfg.bn / (4.0 * (kCfg.bm + kCfg.bn));
+  e.auto_eligible = true;
+  e.auto_priority = priority;
+  e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
+    std::string r = require_fp32(p);
+    if (r.empty()) r = require_compute_capability(dev, 75);
+    if (r.empty()) r = require_quad_alignment(p);
+    if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
+    return r;
+  };
+  e.launch = launch_warptile<kCfg>;
+  e.resources = [] {
+    return KernelResources{reinterpret_cast<const void*>(&warptile_gemm<kCfg, false, false>),
+                           kCfg.threads(), 0};
+  };
+  return e;
+}
+
+}  // namespace tilemm::kernels
+
+namespace tilemm {
+
+void register_warptile(Registry& r) {
+  using namespace kernels;
+  r.add(make_warptile_entry<TilemmWarpTileConfig{128, 128, 8, 64, 32, 8, 8, 4}>(
+      "warptile.128x128x8.w64x32.t8x8",
+      "block, warp and 8x8 thread tiles: 64x32 warp tiles with broadcast shared reads", 70));
+}
+
+}  // namespace tilemm
