@@ -12,5 +12,6 @@ void register_blocktile2d(Registry& r);
 void register_vectorized(Registry& r);
 void register_conflict_free(Registry& r);
 void register_warptile(Registry& r);
+void register_cp_async(Registry& r);
 
 }  // namespace tilemm

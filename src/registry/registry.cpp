@@ -40,6 +40,7 @@ const KernelEntry* Registry::find(const std::string& name) const {
 const KernelEntry* Registry::choose(const GemmProblem& p, const DeviceInfo& dev,
                                     std::string* why) const {
   const KernelEntry* best = nullptr;
+  double best_score = 0.0;
   std::ostringstream reasons;
   for (const auto& e : entries_) {
     if (!e.auto_eligible) continue;
@@ -48,7 +49,11 @@ const KernelEntry* Registry::choose(const GemmProblem& p, const DeviceInfo& dev,
       reasons << e.name << ": " << reason << "; ";
       continue;
     }
-    if (best == nullptr || e.auto_priority > best->auto_priority) best = &e;
+    const double score = e.auto_score ? e.auto_score(p, dev) : double(e.auto_priority);
+    if (best == nullptr || score > best_score) {
+      best = &e;
+      best_score = score;
+    }
   }
   if (best == nullptr && why != nullptr) *why = "no registered kernel can run this problem: " + reasons.str();
   return best;
@@ -72,6 +77,7 @@ void register_all_kernels(Registry& r) {
   register_vectorized(r);
   register_conflict_free(r);
   register_warptile(r);
+  register_cp_async(r);
 }
 
 std::string require_fp32(const GemmProblem& p) {

@@ -52,6 +52,9 @@ struct KernelEntry {
   bool auto_eligible = false;
   // Higher wins among auto-eligible kernels that can implement a problem.
   int auto_priority = 0;
+  // Optional shape-aware estimate that replaces auto_priority when set (same scale:
+  // higher wins), e.g. a tile configuration's measured speed times its wave efficiency.
+  std::function<double(const GemmProblem&, const DeviceInfo&)> auto_score;
   // "" when the kernel computes this problem correctly on this device, else the reason.
   std::function<std::string(const GemmProblem&, const DeviceInfo&)> can_implement;
   // Enqueues the product on the stream; returns the launch error, if any.

@@ -103,6 +103,7 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
   tilemm::DeviceInfo hopper;
   hopper.cc_major = 9;
   hopper.sm_count = 132;
+  hopper.smem_per_block_optin = 227 * 1024;
   tilemm::DeviceInfo old;
   old.cc_major = 5;
   for (const auto& e : tilemm::registry().entries()) {

@@ -1,0 +1,392 @@
+// Family "cp_async": the warp-tiled FP32 kernel fed by a multi-stage cp.async pipeline.
+//
+// Idea: the steps below this one load a tile, wait for it, compute on it, and only then
+// load the next: the FFMA stream stops at every k-step while global loads are in flight.
+// Here `stages` shared-memory buffers form a ring. While the warps compute on buffer s,
+// cp.async copies for the next stages - 1 tiles are already travelling, straight from
+// global to shared memory without occupying registers, so the load latency (~600 ns from
+// DRAM) hides behind the FFMAs of the tiles before it. One __syncthreads per k-step
+// remains: it tells every warp that the buffer about to be refilled is no longer read.
+//
+// Shared memory keeps each operand in its storage order, because cp.async cannot
+// transpose:
+//   - contiguous along x (op(A) = A, op(B) = B^T): (BK, BM) k-major rows; a thread
+//     reads its 8 x-values of one k as two 16-byte LDS (x = 4*lane + {0..3} and +half
+//     the warp tile);
+//   - contiguous along k (op(A) = A^T, op(B) = B): (BM, BK + 4) x-major rows; a thread
+//     reads 4 consecutive k of one x as one 16-byte LDS and uses them over 4 k-steps,
+//     with x = lane + lanes * i so that neighbouring lanes read neighbouring rows; the
+//     pitch BK + 4 puts those rows in different 4-bank groups (20 words apart for
+//     BK = 16: 0, 20, 8, 28, 16, 4, 24, 12 mod 32).
+// Either way a thread issues 2 LDS.128 per operand per k-step for 64 FFMAs.
+//
+// Data per block and k-step: (BM + BN) * BK floats from global memory for
+// 2 * BM * BN * BK FLOP: intensity BM*BN / (2 * (BM + BN)) FLOP/B = 32 for 128 x 128.
+// Per thread: an 8 x 8 register tile (2 x 2 sub-tiles of 4 x 4), warp tile
+// (8 * lanes_m) x (8 * lanes_n).
+//
+// Two copy widths: 16-byte copies (`.cp16`) need 16-byte aligned operands with lda, ldb
+// (and batch strides) multiples of 4; 4-byte copies (`.cp4`) take any leading dimension
+// (lda = 4093) at the cost of 4x the copy instructions, which the pipeline hides: a
+// 128 x 128 x 16 stage is 16 copies per thread against 1024 FFMAs.
+// Borders: copies past the matrix read 0 bytes and zero-fill (src-size < cp-size).
+// Requirements: compute capability 8.0 (cp.async); shared memory stages*(...) bytes.
+// Next step: tensor cores (TF32/FP16/BF16), a different ladder.
+#include <mutex>
+
+#include "kernels/fp32_tile_common.cuh"
+#include "ptx/cp_async.cuh"
+#include "registry/families.hpp"
+#include "registry/registry.hpp"
+
+// See naive.cu: kernel configurations are global-namespace structs for nvcc 13.
+struct TilemmCpAsyncConfig {
+  int bm, bn, bk;  // block tile
+  int lanes_m;     // lanes of a warp along m (8 or 4); lanes along n = 32 / lanes_m
+  int warps_m, warps_n;
+  int stages;
+  bool quad_copies;  // 16-byte copies (aligned operands) or 4-byte copies (any ld)
+  int min_blocks_per_sm;  // __launch_bounds__ occupancy target: caps registers at 64K / (threads * this)
+
+  consteval int lanes_n() const { return 32 / lanes_m; }
+  consteval int warp_tile_m() const { return 8 * lanes_m; }
+  consteval int warp_tile_n() const { return 8 * lanes_n(); }
+  consteval int threads() const { return 32 * warps_m * warps_n; }
+  consteval bool valid() const {
+    return (lanes_m == 8 || lanes_m == 4) && bm == warps_m * warp_tile_m() &&
+           bn == warps_n * warp_tile_n() && bk % 4 == 0 && bk >= 8 && stages >= 2 &&
+           stages <= 6 && threads() <= 1024 && min_blocks_per_sm >= 1;
+  }
+};
+
+namespace tilemm::kernels {
+
+// Shared-memory geometry of one operand tile (X = BM or BN rows along x).
+template <int X, int BK, bool kXContig>
+struct CpAsyncTileLayout {
+  // x-contiguous: [BK][X]; k-contiguous: [X][BK + 4].
+  static constexpr int kPitch = kXContig ? X : BK + 4;
+  static constexpr int kFloats = kXContig ? BK * X : X * (BK + 4);
+  __device__ static constexpr int offset(int x, int kk) { return kXContig ? kk * kPitch + x : x * kPitch + kk; }
+};
+
+// Issues the copies of one X x BK operand tile at (x0, k0) into smem.
+template <int X, int BK, int kThreads, bool kXContig, bool kQuad>
+__device__ __forceinline__ void issue_tile_copies(float* smem, const OperandView& g, std::int64_t x0,
+                                                  std::int64_t k0, int tid) {
+  using L = CpAsyncTileLayout<X, BK, kXContig>;
+  if constexpr (kQuad) {
+    // Quads along the contiguous direction; consecutive threads take consecutive quads.
+    constexpr int kQuadsLead = kXContig ? X / 4 : BK / 4;
+    constexpr int kQuads = X * BK / 4;
+#pragma unroll
+    for (int c = tid; c < kQuads; c += kThreads) {
+      const int lead = 4 * (c % kQuadsLead);
+      const int other = c / kQuadsLead;
+      const int x = kXContig ? lead : other;
+      const int kk = kXContig ? other : lead;
+      const std::int64_t gx = x0 + x, gk = k0 + kk;
+      const std::int64_t lead_left = kXContig ? g.extent_x - gx : g.extent_k - gk;
+      const bool other_inside = kXContig ? gk < g.extent_k : gx < g.extent_x;
+      const int bytes = other_inside ? 4 * int(lead_left < 0 ? 0 : (lead_left > 4 ? 4 : lead_left)) : 0;
+      const float* src = bytes > 0 ? g.ptr + operand_offset<kXContig>(gx, gk, g.ld) : g.ptr;
+      ptx::cp_async_cg_16(smem + L::offset(x, kk), src, bytes);
+    }
+  } else {
+    constexpr int kLead = kXContig ? X : BK;
+#pragma unroll
+    for (int e = tid; e < X * BK; e += kThreads) {
+      const int lead = e % kLead;
+      const int other = e / kLead;
+      const int x = kXContig ? lead : other;
+      const int kk = kXContig ? other : lead;
+      const std::int64_t gx = x0 + x, gk = k0 + kk;
+      const bool inside = gx < g.extent_x && gk < g.extent_k;
+      const float* src = inside ? g.ptr + operand_offset<kXContig>(gx, gk, g.ld) : g.ptr;
+      ptx::cp_async_ca_4(smem + L::offset(x, kk), src, inside ? 4 : 0);
+    }
+  }
+}
+
+// The 8 x-coordinates (within the warp tile) of a thread's fragment of one operand.
+// x-contiguous: two runs of 4 (16-byte reads); k-contiguous: lane-interleaved rows.
+template <bool kXContig, int kLanes>
+__device__ __forceinline__ constexpr int fragment_x(int lane_x, int i) {
+  return kXContig ? (i / 4) * (4 * kLanes) + 4 * lane_x + (i % 4) : lane_x + kLanes * i;
+}
+
+// k-contiguous operands: a thread's 8 rows, kW consecutive k each (one LDS.64 or
+// LDS.128 per row), kept in registers for kW k-steps: frag[i][c] = operand(x(i), k + c).
+template <int X, int BK, int kLanes, int kW>
+__device__ __forceinline__ void read_k_run_fragment(const float* smem, int warp_x0, int lane_x, int k,
+                                                    float (&frag)[8][kW]) {
+  using L = CpAsyncTileLayout<X, BK, false>;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const float* src = smem + L::offset(warp_x0 + fragment_x<false, kLanes>(lane_x, i), k);
+    if constexpr (kW == 4) {
+      const float4 v = *reinterpret_cast<const float4*>(src);
+      frag[i][0] = v.x;
+      frag[i][1] = v.y;
+      frag[i][2] = v.z;
+      frag[i][3] = v.w;
+    } else {
+      const float2 v = *reinterpret_cast<const float2*>(src);
+      frag[i][0] = v.x;
+      frag[i][1] = v.y;
+    }
+  }
+}
+
+// x-contiguous operands: a thread's 8 values of one k as two LDS.128.
+template <int X, int BK, int kLanes>
+__device__ __forceinline__ void read_x_run_fragment(const float* smem, int warp_x0, int lane_x, int k,
+                                                    float (&frag)[8]) {
+  using L = CpAsyncTileLayout<X, BK, true>;
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const float4 v = *reinterpret_cast<const float4*>(
+        smem + L::offset(warp_x0 + fragment_x<true, kLanes>(lane_x, 4 * half), k));
+    frag[4 * half + 0] = v.x;
+    frag[4 * half + 1] = v.y;
+    frag[4 * half + 2] = v.z;
+    frag[4 * half + 3] = v.w;
+  }
+}
+
+template <TilemmCpAsyncConfig kCfg, bool kTransA, bool kTransB>
+__global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) cp_async_gemm(GemmParams p) {
+  static_assert(kCfg.valid());
+  constexpr int BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk, S = kCfg.stages;
+  constexpr bool kAXContig = !kTransA;
+  constexpr bool kBXContig = kTransB;
+  using LA = CpAsyncTileLayout<BM, BK, kAXContig>;
+  using LB = CpAsyncTileLayout<BN, BK, kBXContig>;
+  extern __shared__ float4 smem_raw[];  // float4: 16-byte alignment for the copies
+  float* const smem = reinterpret_cast<float*>(smem_raw);
+  const auto stage_a = [&](int s) { return smem + s * (LA::kFloats + LB::kFloats); };
+  const auto stage_b = [&](int s) { return smem + s * (LA::kFloats + LB::kFloats) + LA::kFloats; };
+
+  const int tid = threadIdx.x;
+  const int warp = tid / 32, lane = tid % 32;
+  const int lane_m = lane % kCfg.lanes_m, lane_n = lane / kCfg.lanes_m;
+  const int warp_m0 = (warp % kCfg.warps_m) * kCfg.warp_tile_m();
+  const int warp_n0 = (warp / kCfg.warps_m) * kCfg.warp_tile_n();
+  const std::int64_t m0 = std::int64_t(blockIdx.x) * BM;
+  const std::int64_t col_tiles = (p.n + BN - 1) / BN;
+  const std::int64_t k_tiles = (p.k + BK - 1) / BK;
+
+  for (std::int64_t b = blockIdx.z; b < p.batch; b += gridDim.z) {
+    const OperandView ga = operand_a(p, b);
+    const OperandView gb = operand_b(p, b);
+    float* C = p.C + b * p.stride_c;
+    for (std::int64_t ct = blockIdx.y; ct < col_tiles; ct += gridDim.y) {
+      const std::int64_t n0 = ct * BN;
+      float acc[8][8] = {};
+
+      // Prologue: the first S - 1 tiles in flight, one commit group each (empty groups
+      // past the last tile keep the group count uniform for wait_group).
+#pragma unroll
+      for (int s = 0; s < S - 1; ++s) {
+        if (s < k_tiles) {
+          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), ga, m0, s * BK, tid);
+          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), gb, n0, s * BK, tid);
+        }
+        ptx::cp_async_commit_group();
+      }
+
+      for (std::int64_t kt = 0; kt < k_tiles; ++kt) {
+        // Tile kt has landed (at most S - 2 younger groups still travel), and every warp
+        // has finished reading the buffer that the next copies overwrite.
+        ptx::cp_async_wait_group<S - 2>();
+        __syncthreads();
+        const std::int64_t next = kt + S - 1;
+        if (next < k_tiles) {
+          const int s = int(next % S);
+          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), ga, m0, next * BK, tid);
+          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), gb, n0, next * BK, tid);
+        }
+        ptx::cp_async_commit_group();
+
+        const float* As = stage_a(int(kt % S));
+        const float* Bs = stage_b(int(kt % S));
+        // k-contiguous fragments cover kW k-steps per read; with both operands
+        // k-contiguous kW = 2 keeps the fragments at 32 registers.
+        constexpr int kW = (kAXContig || kBXContig) ? 4 : 2;
+#pragma unroll
+        for (int k_run = 0; k_run < BK; k_run += kW) {
+          float ka[8][kW], kb[8][kW];
+          if constexpr (!kAXContig) read_k_run_fragment<BM, BK, kCfg.lanes_m, kW>(As, warp_m0, lane_m, k_run, ka);
+          if constexpr (!kBXContig) read_k_run_fragment<BN, BK, kCfg.lanes_n(), kW>(Bs, warp_n0, lane_n, k_run, kb);
+#pragma unroll
+          for (int c = 0; c < kW; ++c) {
+            float fa[8], fb[8];
+            if constexpr (kAXContig) {
+              read_x_run_fragment<BM, BK, kCfg.lanes_m>(As, warp_m0, lane_m, k_run + c, fa);
+            } else {
+#pragma unroll
+              for (int i = 0; i < 8; ++i) fa[i] = ka[i][c];
+            }
+            if constexpr (kBXContig) {
+              read_x_run_fragment<BN, BK, kCfg.lanes_n()>(Bs, warp_n0, lane_n, k_run + c, fb);
+            } else {
+#pragma unroll
+              for (int j = 0; j < 8; ++j) fb[j] = kb[j][c];
+            }
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+              for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+          }
+        }
+      }
+      // Drain (only empty groups remain) and let every warp finish reading before the
+      // next column tile's prologue refills the buffers.
+      ptx::cp_async_wait_group<0>();
+      __syncthreads();
+
+      const std::int64_t row0 = hoist_barrier(m0 + warp_m0);
+      const std::int64_t col0 = hoist_barrier(n0 + warp_n0);
+      store_tile<8, 8>(
+          p, C, acc, [&](int i) { return row0 + fragment_x<kAXContig, kCfg.lanes_m>(lane_m, i); },
+          [&](int j) { return col0 + fragment_x<kBXContig, kCfg.lanes_n()>(lane_n, j); });
+    }
+  }
+}
+
+template <TilemmCpAsyncConfig kCfg>
+constexpr std::int64_t cp_async_smem_bytes(bool trans_a, bool trans_b) {
+  const std::int64_t a = trans_a ? kCfg.bm * (kCfg.bk + 4) : kCfg.bk * kCfg.bm;
+  const std::int64_t b = trans_b ? kCfg.bk * kCfg.bn : kCfg.bn * (kCfg.bk + 4);
+  return kCfg.stages * (a + b) * 4;
+}
+
+template <TilemmCpAsyncConfig kCfg>
+constexpr std::int64_t cp_async_max_smem_bytes() {
+  return cp_async_smem_bytes<kCfg>(true, false);  // both operands k-contiguous: the largest
+}
+
+template <TilemmCpAsyncConfig kCfg>
+cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
+  const GemmParams params = make_params(prob);
+  const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + kCfg.bn - 1) / kCfg.bn, 65535);
+  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), grid_z_for(prob.batch));
+  return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
+    const auto kernel = cp_async_gemm<kCfg, kTA, kTB>;
+    constexpr std::int64_t smem = cp_async_smem_bytes<kCfg>(kTA, kTB);
+    // Above 48 KB a kernel must opt in to its dynamic shared memory, once per kernel.
+    static std::once_flag opted_in;
+    static cudaError_t opt_in_error = cudaSuccess;
+    std::call_once(opted_in, [&] {
+      opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    });
+    if (opt_in_error != cudaSuccess) return opt_in_error;
+    kernel<<<grid, kCfg.threads(), smem, stream>>>(params);
+    return cudaGetLastError();
+  });
+}
+
+// The fraction of the machine a grid of tiles keeps busy: the last wave of blocks is
+// partial, so 1.5 waves of work take 2 waves of time.
+inline double wave_efficiency(std::int64_t tiles, std::int64_t resident_blocks) {
+  if (tiles <= 0 || resident_blocks <= 0) return 0.0;
+  const std::int64_t waves = (tiles + resident_blocks - 1) / resident_blocks;
+  return double(tiles) / double(waves * resident_blocks);
+}
+
+template <TilemmCpAsyncConfig kCfg>
+int cp_async_blocks_per_sm() {
+  static const int blocks = [] {
+    int n = 0;
+    const auto kernel = cp_async_gemm<kCfg, false, false>;
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         int(cp_async_max_smem_bytes<kCfg>()));
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, kCfg.threads(),
+                                                      cp_async_max_smem_bytes<kCfg>()) != cudaSuccess) {
+      cudaGetLastError();
+      n = 1;
+    }
+    return n > 0 ? n : 1;
+  }();
+  return blocks;
+}
+
+template <TilemmCpAsyncConfig kCfg>
+std::string cp_async_name() {
+  return "cp_async." + std::to_string(kCfg.bm) + "x" + std::to_string(kCfg.bn) + "x" +
+         std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warp_tile_m()) + "x" +
+         std::to_string(kCfg.warp_tile_n()) + ".s" + std::to_string(kCfg.stages) +
+         (kCfg.quad_copies ? ".cp16" : ".cp4");
+}
+
+// relative_speed: the configuration's speed on problems large enough to fill the GPU,
+// relative to the best configuration (from `tilemm-bench --tune`, docs/ladder.md).
+template <TilemmCpAsyncConfig kCfg>
+KernelEntry make_cp_async_entry(double relative_speed) {
+  KernelEntry e;
+  e.name = cp_async_name<kCfg>();
+  e.family = "cp_async";
+  e.ladder_step = 11;
+  e.summary = std::string("warp tiles fed by a ") + std::to_string(kCfg.stages) + "-stage pipeline of " +
+              (kCfg.quad_copies ? "16-byte cp.async copies" : "4-byte cp.async copies (any leading dimension)");
+  e.dtypes = "fp32";
+  e.min_compute_capability = 80;
+  e.requirements = kCfg.quad_copies
+                       ? "compute capability 8.0; A and B 16-byte aligned, lda/ldb (and batch strides) multiples of 4"
+                       : "compute capability 8.0";
+  e.arithmetic_intensity = double(kCfg.bm) * kCfg.bn / (2.0 * (kCfg.bm + kCfg.bn));
+  e.auto_eligible = true;
+  e.auto_priority = 1000;
+  // Above every earlier step (priorities < 1000); among the configurations, the
+  // measured speed times the share of the GPU the problem's tiles keep busy, with the
+  // 4-byte copies slightly behind the 16-byte ones where both can run.
+  e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
+    const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
+    const double eff = wave_efficiency(tiles, std::int64_t(dev.sm_count) * cp_async_blocks_per_sm<kCfg>());
+    return 1000.0 + 100.0 * relative_speed * eff * (kCfg.quad_copies ? 1.0 : 0.97);
+  };
+  e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
+    std::string r = require_fp32(p);
+    if (r.empty()) r = require_compute_capability(dev, 80);
+    if (r.empty() && cp_async_max_smem_bytes<kCfg>() > dev.smem_per_block_optin) {
+      r = "needs " + std::to_string(cp_async_max_smem_bytes<kCfg>()) + " bytes of shared memory per block, device allows " +
+          std::to_string(dev.smem_per_block_optin);
+    }
+    if (r.empty() && kCfg.quad_copies) r = require_quad_alignment(p);
+    if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
+    return r;
+  };
+  e.launch = launch_cp_async<kCfg>;
+  e.resources = [] {
+    return KernelResources{reinterpret_cast<const void*>(&cp_async_gemm<kCfg, false, false>),
+                           kCfg.threads(), cp_async_smem_bytes<kCfg>(false, false)};
+  };
+  return e;
+}
+
+// Registers a configuration with both copy widths.
+template <TilemmCpAsyncConfig kCfg>
+void register_cp_async_config(Registry& r, double relative_speed) {
+  constexpr TilemmCpAsyncConfig quad{kCfg.bm, kCfg.bn, kCfg.bk, kCfg.lanes_m, kCfg.warps_m, kCfg.warps_n,
+                                     kCfg.stages, true, kCfg.min_blocks_per_sm};
+  constexpr TilemmCpAsyncConfig element{kCfg.bm, kCfg.bn, kCfg.bk, kCfg.lanes_m, kCfg.warps_m, kCfg.warps_n,
+                                        kCfg.stages, false, kCfg.min_blocks_per_sm};
+  r.add(make_cp_async_entry<quad>(relative_speed));
+  r.add(make_cp_async_entry<element>(relative_speed));
+}
+
+}  // namespace tilemm::kernels
+
+namespace tilemm {
+
+// The tuned configurations: {bm, bn, bk, lanes_m, warps_m, warps_n, stages, (copy
+// width, set per entry), min blocks per SM}, with relative speeds from
+// `tilemm-bench --tune` on large squares (docs/ladder.md, step 12).
+void register_cp_async(Registry& r) {
+  using namespace kernels;
+  register_cp_async_config<TilemmCpAsyncConfig{128, 128, 16, 8, 2, 4, 3, true, 1}>(r, 1.00);
+  register_cp_async_config<TilemmCpAsyncConfig{128, 64, 16, 8, 2, 2, 3, true, 1}>(r, 0.90);
+  register_cp_async_config<TilemmCpAsyncConfig{64, 64, 16, 8, 1, 2, 4, true, 1}>(r, 0.75);
+}
+
+}  // namespace tilemm
