@@ -7,8 +7,12 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 #include "registry/registry.hpp"
@@ -27,9 +31,68 @@ tilemmOperation_t raw_op(int v) {
 
 #define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
 
+// The dtypes a registry entry names ("fp32", "tf32", "fp16", "bf16").
+std::vector<std::string> dtypes_of(const tilemm::KernelEntry& e) {
+  std::vector<std::string> out;
+  std::stringstream ss(e.dtypes);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+// How a dtype reaches tilemmGemmEx: A/B storage, C storage (the input type for 16-bit
+// inputs), compute type, and the host <-> device element conversions.
+struct TypedCall {
+  cudaDataType_t ab = CUDA_R_32F;
+  tilemmComputeType_t compute = TILEMM_COMPUTE_32F;
+  std::size_t bytes = 4;
+  explicit TypedCall(const std::string& dtype) {
+    if (dtype == "tf32") compute = TILEMM_COMPUTE_32F_FAST_TF32;
+    if (dtype == "fp16") ab = CUDA_R_16F;
+    if (dtype == "bf16") ab = CUDA_R_16BF;
+    bytes = ab == CUDA_R_32F ? 4 : 2;
+  }
+  // Values the tests use are small integers or NaN: exact in every type.
+  std::vector<unsigned char> encode(const std::vector<float>& v) const {
+    std::vector<unsigned char> out(v.size() * bytes);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (ab == CUDA_R_16F) {
+        const __half h = __float2half_rn(v[i]);
+        std::memcpy(&out[i * bytes], &h, 2);
+      } else if (ab == CUDA_R_16BF) {
+        const __nv_bfloat16 b = __float2bfloat16_rn(v[i]);
+        std::memcpy(&out[i * bytes], &b, 2);
+      } else {
+        std::memcpy(&out[i * bytes], &v[i], 4);
+      }
+    }
+    return out;
+  }
+  float decode(const unsigned char* p) const {
+    if (ab == CUDA_R_16F) {
+      __half h;
+      std::memcpy(&h, p, 2);
+      return __half2float(h);
+    }
+    if (ab == CUDA_R_16BF) {
+      __nv_bfloat16 b;
+      std::memcpy(&b, p, 2);
+      return __bfloat162float(b);
+    }
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+};
+
 class ApiSemantics : public ::testing::Test {
  protected:
-  static constexpr std::int64_t kM = 6, kN = 5, kK = 4;
+  // m and k multiples of 4, so the kernels that need 16-byte aligned columns run too.
+  static constexpr std::int64_t kM = 8, kN = 5, kK = 4;
   void SetUp() override {
     ASSERT_EQ(tilemmCreate(&h_), TILEMM_STATUS_SUCCESS);
     std::mt19937 rng(7);
@@ -93,9 +156,9 @@ TEST_F(ApiSemantics, EveryBadCallLeavesCBitwiseUntouched) {
       {"m", [&] { return sgemm(N, N, -1, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM); }, TILEMM_STATUS_INVALID_VALUE, "m = -1"},
       {"n", [&] { return sgemm(N, N, kM, -1, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM); }, TILEMM_STATUS_INVALID_VALUE, "n = -1"},
       {"k", [&] { return sgemm(N, N, kM, kN, -1, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM); }, TILEMM_STATUS_INVALID_VALUE, "k = -1"},
-      {"lda", [&] { return sgemm(N, N, kM, kN, kK, &one_, dA_, kM - 1, dB_, kK, &zero_, dC_, kM); }, TILEMM_STATUS_INVALID_VALUE, "lda = 5 must be >= max(1, m) = 6 (argument 8)"},
+      {"lda", [&] { return sgemm(N, N, kM, kN, kK, &one_, dA_, kM - 1, dB_, kK, &zero_, dC_, kM); }, TILEMM_STATUS_INVALID_VALUE, "lda = 7 must be >= max(1, m) = 8 (argument 8)"},
       {"ldb", [&] { return sgemm(N, N, kM, kN, kK, &one_, dA_, kM, dB_, kK - 1, &zero_, dC_, kM); }, TILEMM_STATUS_INVALID_VALUE, "ldb = 3 must be >= max(1, k) = 4 (argument 10)"},
-      {"ldc", [&] { return sgemm(N, N, kM, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM - 1); }, TILEMM_STATUS_INVALID_VALUE, "ldc = 5 must be >= max(1, m) = 6 (argument 13)"},
+      {"ldc", [&] { return sgemm(N, N, kM, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM - 1); }, TILEMM_STATUS_INVALID_VALUE, "ldc = 7 must be >= max(1, m) = 8 (argument 13)"},
       {"null handle", [&] { return tilemmSgemm(nullptr, N, N, kM, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM); }, TILEMM_STATUS_NOT_INITIALIZED, "handle"},
       {"alpha", [&] { return sgemm(N, N, kM, kN, kK, nullptr, dA_, kM, dB_, kK, &zero_, dC_, kM); }, TILEMM_STATUS_INVALID_VALUE, "alpha = NULL"},
       {"beta", [&] { return sgemm(N, N, kM, kN, kK, &one_, dA_, kM, dB_, kK, nullptr, dC_, kM); }, TILEMM_STATUS_INVALID_VALUE, "beta = NULL"},
@@ -105,8 +168,9 @@ TEST_F(ApiSemantics, EveryBadCallLeavesCBitwiseUntouched) {
       {"C aliases B", [&] { return sgemm(N, N, 2, 2, 2, &one_, dA_, 2, dC_ + 3, 2, &zero_, dC_, 2); }, TILEMM_STATUS_INVALID_VALUE, "C overlaps B"},
       {"batch", [&] { return tilemmGemmStridedBatchedEx(h_, N, N, kM, kN, kK, &one_, dA_, CUDA_R_32F, kM, 0, dB_, CUDA_R_32F, kK, 0, &zero_, dC_, CUDA_R_32F, kM, 0, -1, TILEMM_COMPUTE_32F); }, TILEMM_STATUS_INVALID_VALUE, "batchCount = -1"},
       {"overlapping batch outputs", [&] { return tilemmGemmStridedBatchedEx(h_, N, N, 2, 2, kK, &one_, dA_, CUDA_R_32F, 2, 0, dB_, CUDA_R_32F, kK, 0, &zero_, dC_, CUDA_R_32F, 2, 3, 2, TILEMM_COMPUTE_32F); }, TILEMM_STATUS_INVALID_VALUE, "strideC = 3"},
-      {"types", [&] { return tilemmGemmEx(h_, N, N, kM, kN, kK, &one_, dA_, CUDA_R_16BF, kM, dB_, CUDA_R_16BF, kK, &zero_, dC_, CUDA_R_32F, kM, TILEMM_COMPUTE_32F); }, TILEMM_STATUS_NOT_SUPPORTED, "CUDA_R_16BF"},
-      {"compute type", [&] { return tilemmGemmEx(h_, N, N, kM, kN, kK, &one_, dA_, CUDA_R_32F, kM, dB_, CUDA_R_32F, kK, &zero_, dC_, CUDA_R_32F, kM, TILEMM_COMPUTE_32F_FAST_TF32); }, TILEMM_STATUS_NOT_SUPPORTED, "TILEMM_COMPUTE_32F_FAST_TF32"},
+      {"types", [&] { return tilemmGemmEx(h_, N, N, kM, kN, kK, &one_, dA_, CUDA_R_16BF, kM, dB_, CUDA_R_16F, kK, &zero_, dC_, CUDA_R_32F, kM, TILEMM_COMPUTE_32F); }, TILEMM_STATUS_NOT_SUPPORTED, "Atype = CUDA_R_16BF, Btype = CUDA_R_16F"},
+      {"output type", [&] { return tilemmGemmEx(h_, N, N, kM, kN, kK, &one_, dA_, CUDA_R_16F, kM, dB_, CUDA_R_16F, kK, &zero_, dC_, CUDA_R_16BF, kM, TILEMM_COMPUTE_32F); }, TILEMM_STATUS_NOT_SUPPORTED, "Ctype = CUDA_R_16BF"},
+      {"compute type", [&] { return tilemmGemmEx(h_, N, N, kM, kN, kK, &one_, dA_, CUDA_R_16BF, kM, dB_, CUDA_R_16BF, kK, &zero_, dC_, CUDA_R_16BF, kM, TILEMM_COMPUTE_32F_FAST_TF32); }, TILEMM_STATUS_NOT_SUPPORTED, "TILEMM_COMPUTE_32F_FAST_TF32"},
   };
   for (const auto& b : bad) {
     const tilemmStatus_t s = b.call();
@@ -149,10 +213,50 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
   std::vector<float> nan(c_.size(), std::numeric_limits<float>::quiet_NaN());
   for (const auto& e : tilemm::registry().entries()) {
     ASSERT_EQ(tilemmSetAlgorithm(h_, e.name.c_str()), TILEMM_STATUS_SUCCESS);
-    reset_c(&nan);
-    ASSERT_EQ(sgemm(TILEMM_OP_N, TILEMM_OP_N, kM, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM), TILEMM_STATUS_SUCCESS) << e.name;
-    EXPECT_EQ(std::string(tilemmGetLastKernel(h_)), e.name);
-    for (float x : read_c()) ASSERT_TRUE(std::isfinite(x)) << e.name;
+    for (const std::string& dtype : dtypes_of(e)) {
+      if (dtype == "fp32") {
+        reset_c(&nan);
+        ASSERT_EQ(sgemm(TILEMM_OP_N, TILEMM_OP_N, kM, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM), TILEMM_STATUS_SUCCESS) << e.name;
+        EXPECT_EQ(std::string(tilemmGetLastKernel(h_)), e.name);
+        for (float x : read_c()) ASSERT_TRUE(std::isfinite(x)) << e.name;
+        continue;
+      }
+      // Other types: the same kind of product with every leading dimension 8, which
+      // every kernel's alignment rules accept, on buffers of the dtype's elements.
+      const TypedCall t(dtype);
+      constexpr std::int64_t kLd = 8;
+      std::vector<float> a(kLd * kK, 0.0f), b(kLd * kN, 0.0f), c(kLd * kN, std::numeric_limits<float>::quiet_NaN());
+      for (std::int64_t p = 0; p < kK; ++p)
+        for (std::int64_t i = 0; i < kM; ++i) a[i + p * kLd] = float((i + 2 * p) % 5 - 2);
+      for (std::int64_t j = 0; j < kN; ++j)
+        for (std::int64_t p = 0; p < kK; ++p) b[p + j * kLd] = float((3 * p + j) % 7 - 3);
+      const auto ea = t.encode(a), eb = t.encode(b), ec = t.encode(c);
+      void *dA = nullptr, *dB = nullptr, *dC = nullptr;
+      CUDA_OK(cudaMalloc(&dA, ea.size()));
+      CUDA_OK(cudaMalloc(&dB, eb.size()));
+      CUDA_OK(cudaMalloc(&dC, ec.size()));
+      CUDA_OK(cudaMemcpy(dA, ea.data(), ea.size(), cudaMemcpyHostToDevice));
+      CUDA_OK(cudaMemcpy(dB, eb.data(), eb.size(), cudaMemcpyHostToDevice));
+      CUDA_OK(cudaMemcpy(dC, ec.data(), ec.size(), cudaMemcpyHostToDevice));
+      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_N, TILEMM_OP_N, kM, kN, kK, &one_, dA, t.ab, kLd, dB,
+                                            t.ab, kLd, &zero_, dC, t.ab, kLd, t.compute);
+      std::vector<unsigned char> out(ec.size());
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(out.data(), dC, out.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+      cudaFree(dA);
+      cudaFree(dB);
+      cudaFree(dC);
+      ASSERT_EQ(s, TILEMM_STATUS_SUCCESS) << e.name << " on " << dtype << ": " << tilemmGetErrorDetail(h_);
+      EXPECT_EQ(std::string(tilemmGetLastKernel(h_)), e.name);
+      // Small integers: exact in every type and every summation order.
+      for (std::int64_t j = 0; j < kN; ++j)
+        for (std::int64_t i = 0; i < kM; ++i) {
+          float want = 0.0f;
+          for (std::int64_t p = 0; p < kK; ++p) want += a[i + p * kLd] * b[p + j * kLd];
+          EXPECT_EQ(t.decode(&out[static_cast<std::size_t>(i + j * kLd) * t.bytes]), want)
+              << e.name << " on " << dtype << " at " << i << ", " << j;
+        }
+    }
   }
 }
 
@@ -205,18 +309,51 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
   const float nan2[2] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
   for (const auto& e : tilemm::registry().entries()) {
     ASSERT_EQ(tilemmSetAlgorithm(h_, e.name.c_str()), TILEMM_STATUS_SUCCESS);
-    CUDA_OK(cudaMemcpy(big, nan2, 8, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(big + ldc, nan2, 8, cudaMemcpyHostToDevice));
-    const tilemmStatus_t s = sgemm(TILEMM_OP_N, TILEMM_OP_N, 2, 2, 2, &one_, dA_, 2, dB_, 2, &zero_, big, ldc);
-    if (s == TILEMM_STATUS_NOT_SUPPORTED) continue;  // a kernel refusing the alignment
-    ASSERT_EQ(s, TILEMM_STATUS_SUCCESS) << e.name << ": " << tilemmGetErrorDetail(h_);
-    float c0[2], c1[2];
-    CUDA_OK(cudaMemcpy(c0, big, 8, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(c1, big + ldc, 8, cudaMemcpyDeviceToHost));
-    EXPECT_EQ(c0[0], 23.0f) << e.name;
-    EXPECT_EQ(c0[1], 34.0f) << e.name;
-    EXPECT_EQ(c1[0], 31.0f) << e.name;
-    EXPECT_EQ(c1[1], 46.0f) << e.name;
+    for (const std::string& dtype : dtypes_of(e)) {
+      if (dtype == "fp32") {
+        CUDA_OK(cudaMemcpy(big, nan2, 8, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(big + ldc, nan2, 8, cudaMemcpyHostToDevice));
+        const tilemmStatus_t s = sgemm(TILEMM_OP_N, TILEMM_OP_N, 2, 2, 2, &one_, dA_, 2, dB_, 2, &zero_, big, ldc);
+        if (s == TILEMM_STATUS_NOT_SUPPORTED) continue;  // a kernel refusing the alignment
+        ASSERT_EQ(s, TILEMM_STATUS_SUCCESS) << e.name << ": " << tilemmGetErrorDetail(h_);
+        float c0[2], c1[2];
+        CUDA_OK(cudaMemcpy(c0, big, 8, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(c1, big + ldc, 8, cudaMemcpyDeviceToHost));
+        EXPECT_EQ(c0[0], 23.0f) << e.name;
+        EXPECT_EQ(c0[1], 34.0f) << e.name;
+        EXPECT_EQ(c1[0], 31.0f) << e.name;
+        EXPECT_EQ(c1[1], 46.0f) << e.name;
+        continue;
+      }
+      // A and B in the dtype with lda = ldb = 8 (aligned for every kernel); C in the
+      // input type (fp32 for tf32), its column 1 ldc elements after column 0.
+      const TypedCall t(dtype);
+      const auto ea = t.encode({1, 2, 0, 0, 0, 0, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0});
+      const auto eb = t.encode({5, 6, 0, 0, 0, 0, 0, 0, 7, 8, 0, 0, 0, 0, 0, 0});
+      const auto nan_pair = t.encode({nan2[0], nan2[1]});
+      void *dA = nullptr, *dB = nullptr;
+      CUDA_OK(cudaMalloc(&dA, ea.size()));
+      CUDA_OK(cudaMalloc(&dB, eb.size()));
+      CUDA_OK(cudaMemcpy(dA, ea.data(), ea.size(), cudaMemcpyHostToDevice));
+      CUDA_OK(cudaMemcpy(dB, eb.data(), eb.size(), cudaMemcpyHostToDevice));
+      auto* c_bytes = reinterpret_cast<unsigned char*>(big);
+      const std::size_t col1 = static_cast<std::size_t>(ldc) * t.bytes;
+      CUDA_OK(cudaMemcpy(c_bytes, nan_pair.data(), nan_pair.size(), cudaMemcpyHostToDevice));
+      CUDA_OK(cudaMemcpy(c_bytes + col1, nan_pair.data(), nan_pair.size(), cudaMemcpyHostToDevice));
+      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_N, TILEMM_OP_N, 2, 2, 2, &one_, dA, t.ab, 8, dB, t.ab, 8,
+                                            &zero_, big, t.ab, ldc, t.compute);
+      std::vector<unsigned char> c0(nan_pair.size()), c1(nan_pair.size());
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(c0.data(), c_bytes, c0.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+      EXPECT_EQ(cudaMemcpy(c1.data(), c_bytes + col1, c1.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+      cudaFree(dA);
+      cudaFree(dB);
+      ASSERT_EQ(s, TILEMM_STATUS_SUCCESS) << e.name << " on " << dtype << ": " << tilemmGetErrorDetail(h_);
+      EXPECT_EQ(t.decode(&c0[0]), 23.0f) << e.name << " on " << dtype;
+      EXPECT_EQ(t.decode(&c0[t.bytes]), 34.0f) << e.name << " on " << dtype;
+      EXPECT_EQ(t.decode(&c1[0]), 31.0f) << e.name << " on " << dtype;
+      EXPECT_EQ(t.decode(&c1[t.bytes]), 46.0f) << e.name << " on " << dtype;
+    }
   }
   cudaFree(big);
 }
