@@ -70,40 +70,35 @@ struct CpAsyncTileLayout {
   __device__ static constexpr int offset(int x, int kk) { return kXContig ? kk * kPitch + x : x * kPitch + kk; }
 };
 
-// Issues the copies of one X x BK operand tile at (x0, k0) into smem.
+// Issues the copies of one X x BK operand tile at (x0, k0) into smem. Each thread
+// issues a compile-time number of copies whose coordinates are its first copy's plus
+// constants (tile_item_coords), so few registers stay live across the k-loop.
 template <int X, int BK, int kThreads, bool kXContig, bool kQuad>
 __device__ __forceinline__ void issue_tile_copies(float* smem, const OperandView& g, std::int64_t x0,
                                                   std::int64_t k0, int tid) {
   using L = CpAsyncTileLayout<X, BK, kXContig>;
-  if constexpr (kQuad) {
-    // Quads along the contiguous direction; consecutive threads take consecutive quads.
-    constexpr int kQuadsLead = kXContig ? X / 4 : BK / 4;
-    constexpr int kQuads = X * BK / 4;
+  constexpr int kWidth = kQuad ? 4 : 1;  // elements per copy, along the contiguous direction
+  constexpr int kLead = (kXContig ? X : BK) / kWidth;
+  constexpr int kCopies = X * BK / kWidth;
+  static_assert(kCopies % kThreads == 0, "every thread issues the same number of copies");
 #pragma unroll
-    for (int c = tid; c < kQuads; c += kThreads) {
-      const int lead = 4 * (c % kQuadsLead);
-      const int other = c / kQuadsLead;
-      const int x = kXContig ? lead : other;
-      const int kk = kXContig ? other : lead;
-      const std::int64_t gx = x0 + x, gk = k0 + kk;
-      const std::int64_t lead_left = kXContig ? g.extent_x - gx : g.extent_k - gk;
-      const bool other_inside = kXContig ? gk < g.extent_k : gx < g.extent_x;
-      const int bytes = other_inside ? 4 * int(lead_left < 0 ? 0 : (lead_left > 4 ? 4 : lead_left)) : 0;
-      const float* src = bytes > 0 ? g.ptr + operand_offset<kXContig>(gx, gk, g.ld) : g.ptr;
+  for (int pass = 0; pass < kCopies / kThreads; ++pass) {
+    int lead, other;
+    tile_item_coords<kLead, kThreads>(tid, pass, lead, other);
+    lead *= kWidth;
+    const int x = kXContig ? lead : other;
+    const int kk = kXContig ? other : lead;
+    // Opaque coordinates: computed afresh at each k-tile rather than hoisted out of the
+    // k-loop into registers that would stay live next to the accumulators.
+    const std::int64_t gx = hoist_barrier(x0 + x), gk = hoist_barrier(k0 + kk);
+    const std::int64_t lead_left = kXContig ? g.extent_x - gx : g.extent_k - gk;
+    const bool other_inside = kXContig ? gk < g.extent_k : gx < g.extent_x;
+    const int bytes = other_inside ? 4 * int(lead_left < 0 ? 0 : (lead_left > kWidth ? kWidth : lead_left)) : 0;
+    const float* src = bytes > 0 ? g.ptr + operand_offset<kXContig>(gx, gk, g.ld) : g.ptr;
+    if constexpr (kQuad) {
       ptx::cp_async_cg_16(smem + L::offset(x, kk), src, bytes);
-    }
-  } else {
-    constexpr int kLead = kXContig ? X : BK;
-#pragma unroll
-    for (int e = tid; e < X * BK; e += kThreads) {
-      const int lead = e % kLead;
-      const int other = e / kLead;
-      const int x = kXContig ? lead : other;
-      const int kk = kXContig ? other : lead;
-      const std::int64_t gx = x0 + x, gk = k0 + kk;
-      const bool inside = gx < g.extent_x && gk < g.extent_k;
-      const float* src = inside ? g.ptr + operand_offset<kXContig>(gx, gk, g.ld) : g.ptr;
-      ptx::cp_async_ca_4(smem + L::offset(x, kk), src, inside ? 4 : 0);
+    } else {
+      ptx::cp_async_ca_4(smem + L::offset(x, kk), src, bytes);
     }
   }
 }
@@ -177,9 +172,6 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) cp_asy
   const std::int64_t k_tiles = (p.k + BK - 1) / BK;
 
   for (std::int64_t b = blockIdx.z; b < p.batch; b += gridDim.z) {
-    const OperandView ga = operand_a(p, b);
-    const OperandView gb = operand_b(p, b);
-    float* C = p.C + b * p.stride_c;
     for (std::int64_t ct = blockIdx.y; ct < col_tiles; ct += gridDim.y) {
       const std::int64_t n0 = ct * BN;
       float acc[8][8] = {};
@@ -189,8 +181,8 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) cp_asy
 #pragma unroll
       for (int s = 0; s < S - 1; ++s) {
         if (s < k_tiles) {
-          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), ga, m0, s * BK, tid);
-          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), gb, n0, s * BK, tid);
+          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), operand_a(p, b), m0, s * BK, tid);
+          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), operand_b(p, b), n0, s * BK, tid);
         }
         ptx::cp_async_commit_group();
       }
@@ -203,15 +195,18 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) cp_asy
         const std::int64_t next = kt + S - 1;
         if (next < k_tiles) {
           const int s = int(next % S);
-          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), ga, m0, next * BK, tid);
-          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), gb, n0, next * BK, tid);
+          // Operand views rebuilt from the kernel parameters (constant bank) at each
+          // k-tile: no 64-bit pointers held in registers across the FFMA loop.
+          const std::int64_t bb = hoist_barrier(b);
+          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), operand_a(p, bb), m0, next * BK, tid);
+          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), operand_b(p, bb), n0, next * BK, tid);
         }
         ptx::cp_async_commit_group();
 
         const float* As = stage_a(int(kt % S));
         const float* Bs = stage_b(int(kt % S));
-        // k-contiguous fragments cover kW k-steps per read; with both operands
-        // k-contiguous kW = 2 keeps the fragments at 32 registers.
+        // k-contiguous fragments cover kW k-steps per read (one LDS per row): 4 with one
+        // k-contiguous operand (32 registers), 2 when both are, to bound the live set.
         constexpr int kW = (kAXContig || kBXContig) ? 4 : 2;
 #pragma unroll
         for (int k_run = 0; k_run < BK; k_run += kW) {
@@ -248,7 +243,7 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) cp_asy
       const std::int64_t row0 = hoist_barrier(m0 + warp_m0);
       const std::int64_t col0 = hoist_barrier(n0 + warp_n0);
       store_tile<8, 8>(
-          p, C, acc, [&](int i) { return row0 + fragment_x<kAXContig, kCfg.lanes_m>(lane_m, i); },
+          p, p.C + b * p.stride_c, acc, [&](int i) { return row0 + fragment_x<kAXContig, kCfg.lanes_m>(lane_m, i); },
           [&](int j) { return col0 + fragment_x<kBXContig, kCfg.lanes_n()>(lane_n, j); });
     }
   }
