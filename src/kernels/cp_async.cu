@@ -47,6 +47,7 @@ struct TilemmCpAsyncConfig {
   int stages;
   bool quad_copies;  // 16-byte copies (aligned operands) or 4-byte copies (any ld)
   int min_blocks_per_sm;  // __launch_bounds__ occupancy target: caps registers at 64K / (threads * this)
+  bool split_k = false;   // slices of k in grid z, partial sums reduced by a second kernel
 
   consteval int lanes_n() const { return 32 / lanes_m; }
   consteval int warp_tile_m() const { return 8 * lanes_m; }
@@ -157,9 +158,16 @@ constexpr int cp_async_min_blocks() {
   return (kCfg.quad_copies && !(kTransA && !kTransB)) ? kCfg.min_blocks_per_sm : 1;
 }
 
+// Split-K: grid z walks slices of k_per_slice (a multiple of BK) instead of batch items,
+// and each slice writes its raw partial m x n product to partial + slice * m * n.
+struct SplitKSlices {
+  std::int64_t k_per_slice;
+  float* partial;
+};
+
 template <TilemmCpAsyncConfig kCfg, bool kTransA, bool kTransB>
 __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTransA, kTransB>()))
-    cp_async_gemm(GemmParams p) {
+    cp_async_gemm(GemmParams p, SplitKSlices split) {
   static_assert(kCfg.valid());
   constexpr int BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk, S = kCfg.stages;
   constexpr bool kAXContig = !kTransA;
@@ -178,9 +186,27 @@ __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTr
   const int warp_n0 = (warp / kCfg.warps_m) * kCfg.warp_tile_n();
   const std::int64_t m0 = std::int64_t(blockIdx.x) * BM;
   const std::int64_t col_tiles = (p.n + BN - 1) / BN;
-  const std::int64_t k_tiles = (p.k + BK - 1) / BK;
+  constexpr bool kSplit = kCfg.split_k;
+  // This block's k range: everything, or its slice. Recomputed from the parameters
+  // where needed rather than kept in registers.
+  const auto k_begin = [&] { return kSplit ? std::int64_t(blockIdx.z) * split.k_per_slice : std::int64_t(0); };
+  const auto k_end = [&] { return kSplit ? std::min(p.k, k_begin() + split.k_per_slice) : p.k; };
+  const auto view_a = [&](std::int64_t bb) {
+    OperandView v = operand_a(p, bb);
+    v.extent_k = k_end();  // copies past the slice zero-fill like copies past k
+    return v;
+  };
+  const auto view_b = [&](std::int64_t bb) {
+    OperandView v = operand_b(p, bb);
+    v.extent_k = k_end();
+    return v;
+  };
+  const std::int64_t k_tiles = (k_end() - k_begin() + BK - 1) / BK;
+  const std::int64_t batch_first = kSplit ? 0 : blockIdx.z;
+  const std::int64_t batch_end = kSplit ? 1 : p.batch;
+  const std::int64_t batch_step = kSplit ? 1 : gridDim.z;
 
-  for (std::int64_t b = blockIdx.z; b < p.batch; b += gridDim.z) {
+  for (std::int64_t b = batch_first; b < batch_end; b += batch_step) {
     for (std::int64_t ct = blockIdx.y; ct < col_tiles; ct += gridDim.y) {
       const std::int64_t n0 = ct * BN;
       float acc[8][8] = {};
@@ -190,8 +216,8 @@ __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTr
 #pragma unroll
       for (int s = 0; s < S - 1; ++s) {
         if (s < k_tiles) {
-          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), operand_a(p, b), m0, s * BK, tid);
-          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), operand_b(p, b), n0, s * BK, tid);
+          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), view_a(b), m0, k_begin() + s * BK, tid);
+          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), view_b(b), n0, k_begin() + s * BK, tid);
         }
         ptx::cp_async_commit_group();
       }
@@ -207,8 +233,8 @@ __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTr
           // Operand views rebuilt from the kernel parameters (constant bank) at each
           // k-tile: no 64-bit pointers held in registers across the FFMA loop.
           const std::int64_t bb = hoist_barrier(b);
-          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), operand_a(p, bb), m0, next * BK, tid);
-          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), operand_b(p, bb), n0, next * BK, tid);
+          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), view_a(bb), m0, k_begin() + next * BK, tid);
+          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), view_b(bb), n0, k_begin() + next * BK, tid);
         }
         ptx::cp_async_commit_group();
 
@@ -251,9 +277,18 @@ __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTr
 
       const std::int64_t row0 = hoist_barrier(m0 + warp_m0);
       const std::int64_t col0 = hoist_barrier(n0 + warp_n0);
-      store_tile<8, 8>(
-          p, p.C + b * p.stride_c, acc, [&](int i) { return row0 + fragment_x<kAXContig, kCfg.lanes_m>(lane_m, i); },
-          [&](int j) { return col0 + fragment_x<kBXContig, kCfg.lanes_n()>(lane_n, j); });
+      const auto row_of = [&](int i) { return row0 + fragment_x<kAXContig, kCfg.lanes_m>(lane_m, i); };
+      const auto col_of = [&](int j) { return col0 + fragment_x<kBXContig, kCfg.lanes_n()>(lane_n, j); };
+      if constexpr (kSplit) {
+        // The raw partial sum: alpha, beta and C belong to the reduction.
+        GemmParams raw = p;
+        raw.ldc = p.m;
+        raw.alpha = 1.0f;
+        raw.beta = 0.0f;
+        store_tile<8, 8>(raw, split.partial + std::int64_t(blockIdx.z) * p.m * p.n, acc, row_of, col_of);
+      } else {
+        store_tile<8, 8>(p, p.C + b * p.stride_c, acc, row_of, col_of);
+      }
     }
   }
 }
@@ -270,12 +305,60 @@ constexpr std::int64_t cp_async_max_smem_bytes() {
   return cp_async_smem_bytes<kCfg>(true, false);  // both operands k-contiguous: the largest
 }
 
+// C = alpha * (sum of the slices' partial products) + beta * C, the slices summed in
+// order so that two runs give the same bits.
+constexpr int kReduceThreads = 256;
+__global__ void __launch_bounds__(kReduceThreads) split_k_reduce(GemmParams p, const float* partial, int slices) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * kReduceThreads + threadIdx.x;
+  if (i >= p.m) return;
+  for (std::int64_t j = blockIdx.y; j < p.n; j += gridDim.y) {
+    float sum = 0.0f;
+    for (int s = 0; s < slices; ++s) sum += partial[std::int64_t(s) * p.m * p.n + i + j * p.m];
+    store_alpha_beta(&p.C[i + j * p.ldc], sum, p.alpha, p.beta);
+  }
+}
+
+// The number of k-slices: enough to give the GPU about one full wave of blocks, each
+// slice at least 8 k-tiles long so the pipeline still has work to overlap.
+inline int split_k_slices(std::int64_t tiles, std::int64_t resident_blocks, std::int64_t k, int bk) {
+  const std::int64_t by_occupancy = tiles > 0 ? resident_blocks / tiles : 1;
+  const std::int64_t by_depth = k / (8 * std::int64_t(bk));
+  return int(std::clamp<std::int64_t>(std::min(by_occupancy, by_depth), 1, 64));
+}
+
+static int device_sm_count() {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 1;
+  }
+  return sms;
+}
+
+template <TilemmCpAsyncConfig kCfg>
+int cp_async_blocks_per_sm();
+
 template <TilemmCpAsyncConfig kCfg>
 cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
   const GemmParams params = make_params(prob);
   const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + kCfg.bn - 1) / kCfg.bn, 65535);
-  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), grid_z_for(prob.batch));
-  return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
+  SplitKSlices split{prob.k, nullptr};
+  int slices = 1;
+  if constexpr (kCfg.split_k) {
+    const std::int64_t tiles = ((prob.m + kCfg.bm - 1) / kCfg.bm) * ((prob.n + kCfg.bn - 1) / kCfg.bn);
+    slices = split_k_slices(tiles, std::int64_t(device_sm_count()) * cp_async_blocks_per_sm<kCfg>(), prob.k, kCfg.bk);
+    const std::int64_t tiles_per_slice = ((prob.k + slices - 1) / slices + kCfg.bk - 1) / kCfg.bk;
+    split.k_per_slice = tiles_per_slice * kCfg.bk;
+    slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
+    // Stream-ordered workspace: no synchronization, and the pool reuses the memory.
+    const cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&split.partial),
+                                            std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * 4, stream);
+    if (err != cudaSuccess) return err;
+  }
+  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y),
+                  kCfg.split_k ? static_cast<unsigned>(slices) : grid_z_for(prob.batch));
+  const cudaError_t launched = dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
     const auto kernel = cp_async_gemm<kCfg, kTA, kTB>;
     constexpr std::int64_t smem = cp_async_smem_bytes<kCfg>(kTA, kTB);
     // Above 48 KB a kernel must opt in to its dynamic shared memory, once per kernel.
@@ -285,9 +368,21 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
       opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
     });
     if (opt_in_error != cudaSuccess) return opt_in_error;
-    kernel<<<grid, kCfg.threads(), smem, stream>>>(params);
+    kernel<<<grid, kCfg.threads(), smem, stream>>>(params, split);
     return cudaGetLastError();
   });
+  if constexpr (kCfg.split_k) {
+    if (launched == cudaSuccess) {
+      const dim3 reduce_grid(ceil_div_u(prob.m, kReduceThreads),
+                             static_cast<unsigned>(std::min<std::int64_t>(prob.n, 65535)));
+      split_k_reduce<<<reduce_grid, kReduceThreads, 0, stream>>>(params, split.partial, slices);
+    }
+    const cudaError_t reduced = cudaGetLastError();
+    const cudaError_t freed = cudaFreeAsync(split.partial, stream);
+    if (launched != cudaSuccess) return launched;
+    return reduced != cudaSuccess ? reduced : freed;
+  }
+  return launched;
 }
 
 // The fraction of the machine a grid of tiles keeps busy: the last wave of blocks is
@@ -320,7 +415,7 @@ std::string cp_async_name() {
   return "cp_async." + std::to_string(kCfg.bm) + "x" + std::to_string(kCfg.bn) + "x" +
          std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warp_tile_m()) + "x" +
          std::to_string(kCfg.warp_tile_n()) + ".s" + std::to_string(kCfg.stages) +
-         (kCfg.quad_copies ? ".cp16" : ".cp4");
+         (kCfg.quad_copies ? ".cp16" : ".cp4") + (kCfg.split_k ? ".splitk" : "");
 }
 
 // relative_speed: the configuration's speed on problems large enough to fill the GPU,
@@ -332,12 +427,14 @@ KernelEntry make_cp_async_entry(double relative_speed) {
   e.family = "cp_async";
   e.ladder_step = 11;
   e.summary = std::string("warp tiles fed by a ") + std::to_string(kCfg.stages) + "-stage pipeline of " +
-              (kCfg.quad_copies ? "16-byte cp.async copies" : "4-byte cp.async copies (any leading dimension)");
+              (kCfg.quad_copies ? "16-byte cp.async copies" : "4-byte cp.async copies (any leading dimension)") +
+              (kCfg.split_k ? ", k split across blocks and reduced in order (few-tile problems)" : "");
   e.dtypes = "fp32";
   e.min_compute_capability = 80;
-  e.requirements = kCfg.quad_copies
-                       ? "compute capability 8.0; A and B 16-byte aligned, lda/ldb (and batch strides) multiples of 4"
-                       : "compute capability 8.0";
+  e.requirements = std::string(kCfg.quad_copies
+                                   ? "compute capability 8.0; A and B 16-byte aligned, lda/ldb (and batch strides) multiples of 4"
+                                   : "compute capability 8.0") +
+                   (kCfg.split_k ? "; batchCount = 1; a workspace of slices * m * n floats (stream-ordered)" : "");
   e.arithmetic_intensity = double(kCfg.bm) * kCfg.bn / (2.0 * (kCfg.bm + kCfg.bn));
   e.auto_eligible = true;
   e.auto_priority = 1000;
@@ -345,10 +442,20 @@ KernelEntry make_cp_async_entry(double relative_speed) {
   // measured speed times the share of the GPU the problem's tiles keep busy, with the
   // 4-byte copies at the 0.8 of the 16-byte ones measured at 4096^3 (both run only
   // on aligned problems, where the 16-byte copies win).
+  // Split-K counts its slices as tiles and pays 0.85 for the partial sums' extra
+  // traffic and the second kernel; with a single slice it is never the choice.
   e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
-    const double eff = wave_efficiency(tiles, std::int64_t(dev.sm_count) * cp_async_blocks_per_sm<kCfg>());
-    return 1000.0 + 100.0 * relative_speed * eff * (kCfg.quad_copies ? 1.0 : 0.8);
+    const std::int64_t resident = std::int64_t(dev.sm_count) * cp_async_blocks_per_sm<kCfg>();
+    double split_factor = 1.0;
+    std::int64_t units = tiles;
+    if constexpr (kCfg.split_k) {
+      const int slices = split_k_slices(tiles, resident, p.k, kCfg.bk);
+      units = tiles * slices;
+      split_factor = slices > 1 ? 0.85 : 0.5;
+    }
+    const double eff = wave_efficiency(units, resident);
+    return 1000.0 + 100.0 * relative_speed * eff * split_factor * (kCfg.quad_copies ? 1.0 : 0.8);
   };
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_fp32(p);
@@ -358,6 +465,7 @@ KernelEntry make_cp_async_entry(double relative_speed) {
           std::to_string(dev.smem_per_block_optin);
     }
     if (r.empty() && kCfg.quad_copies) r = require_quad_alignment(p);
+    if (r.empty() && kCfg.split_k && p.batch != 1) r = "split-K runs one product at a time (batchCount = 1)";
     if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
     return r;
   };
@@ -369,15 +477,17 @@ KernelEntry make_cp_async_entry(double relative_speed) {
   return e;
 }
 
-// Registers a configuration with both copy widths.
+// Registers a configuration with both copy widths (split-K: 16-byte copies only).
 template <TilemmCpAsyncConfig kCfg>
 void register_cp_async_config(Registry& r, double relative_speed) {
   constexpr TilemmCpAsyncConfig quad{kCfg.bm, kCfg.bn, kCfg.bk, kCfg.lanes_m, kCfg.warps_m, kCfg.warps_n,
-                                     kCfg.stages, true, kCfg.min_blocks_per_sm};
+                                     kCfg.stages, true, kCfg.min_blocks_per_sm, kCfg.split_k};
   constexpr TilemmCpAsyncConfig element{kCfg.bm, kCfg.bn, kCfg.bk, kCfg.lanes_m, kCfg.warps_m, kCfg.warps_n,
-                                        kCfg.stages, false, kCfg.min_blocks_per_sm};
+                                        kCfg.stages, false, kCfg.min_blocks_per_sm, kCfg.split_k};
   r.add(make_cp_async_entry<quad>(relative_speed));
-  r.add(make_cp_async_entry<element>(relative_speed));
+  // Split-K keeps to 16-byte copies: with 4-byte copies its extra slice state does not
+  // fit the registers without spilling.
+  if constexpr (!kCfg.split_k) r.add(make_cp_async_entry<element>(relative_speed));
 }
 
 }  // namespace tilemm::kernels
@@ -393,6 +503,9 @@ void register_cp_async(Registry& r) {
   register_cp_async_config<TilemmCpAsyncConfig{128, 128, 16, 8, 2, 4, 3, true, 1}>(r, 0.92);
   register_cp_async_config<TilemmCpAsyncConfig{128, 64, 16, 8, 2, 2, 3, true, 3}>(r, 1.00);
   register_cp_async_config<TilemmCpAsyncConfig{64, 64, 16, 8, 1, 2, 4, true, 4}>(r, 0.97);
+  // Split-K for problems with too few output tiles to fill the GPU (m = 16 by
+  // n = 4096, k = 4096: 64 tiles of 64 x 64 for 132 SMs).
+  register_cp_async_config<TilemmCpAsyncConfig{64, 64, 16, 8, 1, 2, 4, true, 4, true}>(r, 0.97);
 }
 
 }  // namespace tilemm
