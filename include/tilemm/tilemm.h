@@ -89,9 +89,15 @@ TILEMM_API tilemmStatus_t tilemmSgemm(tilemmHandle_t handle, tilemmOperation_t t
                                       int64_t lda, const float* B, int64_t ldb,
                                       const float* beta, float* C, int64_t ldc);
 
-/* Types: A, B and C in CUDA_R_32F with TILEMM_COMPUTE_32F. Every other combination
- * returns TILEMM_STATUS_NOT_SUPPORTED with a detail naming what is supported.
- * alpha and beta point to values of the compute type's scalar (float for the 32F types). */
+/* Types (A and B always of one type; every other combination returns
+ * TILEMM_STATUS_NOT_SUPPORTED with a detail naming what is supported):
+ *   A, B, C in CUDA_R_32F with TILEMM_COMPUTE_32F            fp32 arithmetic;
+ *   A, B, C in CUDA_R_32F with TILEMM_COMPUTE_32F_FAST_TF32  TF32 tensor cores (inputs
+ *                                                            rounded to tf32, fp32 sums);
+ *   A, B in CUDA_R_16F or CUDA_R_16BF, C in the same type or CUDA_R_32F, with
+ *   TILEMM_COMPUTE_32F                                       tensor cores, fp32 sums, a
+ *                                                            16-bit C rounded to nearest.
+ * alpha and beta point to floats for all of them (the 32F compute types' scalar). */
 TILEMM_API tilemmStatus_t tilemmGemmEx(tilemmHandle_t handle, tilemmOperation_t transa,
                                        tilemmOperation_t transb, int64_t m, int64_t n,
                                        int64_t k, const void* alpha, const void* A,

@@ -218,12 +218,35 @@ GemmPlan plan_gemm(const GemmArgs& a) {
     if (ranges_overlap(c, rb)) return fail(TILEMM_STATUS_INVALID_VALUE, "C overlaps B in memory: the output must not alias an input");
   }
 
-  // Type combinations: the ones with a kernel behind them.
-  const bool fp32_all = a.a_type == CUDA_R_32F && a.b_type == CUDA_R_32F && a.c_type == CUDA_R_32F;
-  if (!(fp32_all && a.compute == TILEMM_COMPUTE_32F)) {
+  // Type combinations: the ones with a kernel behind them. A and B share one type;
+  // 16-bit inputs accumulate in fp32 and write C in their own type or in fp32; fp32
+  // data may go through the TF32 tensor cores when the caller allows it.
+  const auto dtype_of = [](int t, DType* out) {
+    switch (t) {
+      case CUDA_R_32F: *out = DType::F32; return true;
+      case CUDA_R_16F: *out = DType::F16; return true;
+      case CUDA_R_16BF: *out = DType::BF16; return true;
+      default: return false;
+    }
+  };
+  DType ab_type = DType::F32, c_type = DType::F32;
+  bool types_ok = a.a_type == a.b_type && dtype_of(a.a_type, &ab_type) && dtype_of(a.c_type, &c_type);
+  Compute compute = Compute::F32;
+  if (types_ok) {
+    if (ab_type == DType::F32) {
+      types_ok = c_type == DType::F32 &&
+                 (a.compute == TILEMM_COMPUTE_32F || a.compute == TILEMM_COMPUTE_32F_FAST_TF32);
+      if (a.compute == TILEMM_COMPUTE_32F_FAST_TF32) compute = Compute::F32_FAST_TF32;
+    } else {
+      types_ok = (c_type == ab_type || c_type == DType::F32) && a.compute == TILEMM_COMPUTE_32F;
+    }
+  }
+  if (!types_ok) {
     os << "Atype = " << cuda_type_name(a.a_type) << ", Btype = " << cuda_type_name(a.b_type)
        << ", Ctype = " << cuda_type_name(a.c_type) << " with " << compute_name(a.compute)
-       << " is not supported; supported: A, B, C in CUDA_R_32F with TILEMM_COMPUTE_32F";
+       << " is not supported; supported: A, B, C in CUDA_R_32F with TILEMM_COMPUTE_32F or "
+          "TILEMM_COMPUTE_32F_FAST_TF32; A and B both CUDA_R_16F or both CUDA_R_16BF, C in the "
+          "same type or CUDA_R_32F, with TILEMM_COMPUTE_32F";
     return fail(TILEMM_STATUS_NOT_SUPPORTED, os.str());
   }
 
@@ -246,8 +269,9 @@ GemmPlan plan_gemm(const GemmArgs& a) {
   p.ldc = a.ldc;
   p.stride_c = a.stride_c;
   p.batch = a.batch;
-  p.a_type = p.b_type = p.c_type = DType::F32;
-  p.compute = Compute::F32;
+  p.a_type = p.b_type = ab_type;
+  p.c_type = c_type;
+  p.compute = compute;
   plan.action = !touches_c ? Action::Nothing : (reads_ab ? Action::Multiply : Action::ScaleC);
   return plan;
 }

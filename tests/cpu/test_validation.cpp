@@ -71,7 +71,16 @@ const Rejection kRejections[] = {
     {"C_overlaps_A", [](GemmArgs& a) { a.C = const_cast<void*>(a.A); }, TILEMM_STATUS_INVALID_VALUE, "C overlaps A"},
     {"C_overlaps_B_partially", [](GemmArgs& a) { a.C = static_cast<char*>(const_cast<void*>(a.B)) + 4 * 14; }, TILEMM_STATUS_INVALID_VALUE, "C overlaps B"},
     {"C_batch_range_overlaps_A", [](GemmArgs& a) { a.batch = 2; a.stride_c = 20; a.stride_a = 1000; a.C = static_cast<char*>(const_cast<void*>(a.A)) - 4 * 20; }, TILEMM_STATUS_INVALID_VALUE, "C overlaps A"},
-    {"fp16_not_yet_supported", [](GemmArgs& a) { a.a_type = CUDA_R_16F; a.b_type = CUDA_R_16F; }, TILEMM_STATUS_NOT_SUPPORTED, "Atype = CUDA_R_16F, Btype = CUDA_R_16F, Ctype = CUDA_R_32F with TILEMM_COMPUTE_32F is not supported; supported: A, B, C in CUDA_R_32F with TILEMM_COMPUTE_32F"},
+    {"mixed_fp16_bf16_inputs", [](GemmArgs& a) { a.a_type = CUDA_R_16F; a.b_type = CUDA_R_16BF; }, TILEMM_STATUS_NOT_SUPPORTED, "Atype = CUDA_R_16F, Btype = CUDA_R_16BF, Ctype = CUDA_R_32F with TILEMM_COMPUTE_32F is not supported; supported: A, B, C in CUDA_R_32F with TILEMM_COMPUTE_32F or TILEMM_COMPUTE_32F_FAST_TF32; A and B both CUDA_R_16F or both CUDA_R_16BF, C in the same type or CUDA_R_32F, with TILEMM_COMPUTE_32F"},
+    {"mixed_fp32_fp16_inputs", [](GemmArgs& a) { a.b_type = CUDA_R_16F; }, TILEMM_STATUS_NOT_SUPPORTED, "Atype = CUDA_R_32F, Btype = CUDA_R_16F"},
+    {"fp16_inputs_bf16_output", [](GemmArgs& a) { a.a_type = a.b_type = CUDA_R_16F; a.c_type = CUDA_R_16BF; }, TILEMM_STATUS_NOT_SUPPORTED, "Ctype = CUDA_R_16BF with TILEMM_COMPUTE_32F is not supported"},
+    {"bf16_inputs_fp16_output", [](GemmArgs& a) { a.a_type = a.b_type = CUDA_R_16BF; a.c_type = CUDA_R_16F; }, TILEMM_STATUS_NOT_SUPPORTED, "Ctype = CUDA_R_16F with TILEMM_COMPUTE_32F is not supported"},
+    {"fp32_inputs_fp16_output", [](GemmArgs& a) { a.c_type = CUDA_R_16F; }, TILEMM_STATUS_NOT_SUPPORTED, "Atype = CUDA_R_32F, Btype = CUDA_R_32F, Ctype = CUDA_R_16F"},
+    {"tf32_compute_with_fp16_data", [](GemmArgs& a) { a.a_type = a.b_type = a.c_type = CUDA_R_16F; a.compute = TILEMM_COMPUTE_32F_FAST_TF32; }, TILEMM_STATUS_NOT_SUPPORTED, "Ctype = CUDA_R_16F with TILEMM_COMPUTE_32F_FAST_TF32 is not supported"},
+    {"tf32_compute_with_bf16_data_fp32_output", [](GemmArgs& a) { a.a_type = a.b_type = CUDA_R_16BF; a.compute = TILEMM_COMPUTE_32F_FAST_TF32; }, TILEMM_STATUS_NOT_SUPPORTED, "TILEMM_COMPUTE_32F_FAST_TF32 is not supported"},
+    {"int8_not_supported", [](GemmArgs& a) { a.a_type = a.b_type = CUDA_R_8I; a.c_type = CUDA_R_32I; }, TILEMM_STATUS_NOT_SUPPORTED, "Atype = CUDA_R_8I, Btype = CUDA_R_8I, Ctype = CUDA_R_32I"},
+    {"complex_not_supported", [](GemmArgs& a) { a.a_type = a.b_type = a.c_type = CUDA_C_32F; }, TILEMM_STATUS_NOT_SUPPORTED, "CUDA_C_32F"},
+    {"fp16_C_overlaps_fp16_A", [](GemmArgs& a) { a.a_type = a.b_type = a.c_type = CUDA_R_16F; a.C = static_cast<char*>(const_cast<void*>(a.A)) + 2 * 11; }, TILEMM_STATUS_INVALID_VALUE, "C overlaps A"},
     {"fp64_not_supported", [](GemmArgs& a) { a.a_type = a.b_type = a.c_type = CUDA_R_64F; }, TILEMM_STATUS_NOT_SUPPORTED, "CUDA_R_64F"},
     {"unknown_compute_type", [](GemmArgs& a) { a.compute = 42; }, TILEMM_STATUS_NOT_SUPPORTED, "unknown tilemmComputeType_t"},
 };
@@ -98,6 +107,65 @@ TEST(Validation, ValidArgumentsPlanAMultiply) {
   EXPECT_EQ(plan.action, Action::Multiply);
   EXPECT_EQ(plan.problem.m, 4);
   EXPECT_EQ(plan.problem.b_rows(), 3);
+}
+
+// The supported type combinations and what the plan records for the kernels.
+struct TypeCase {
+  int a, b, c, compute;
+  tilemm::DType ab, c_dtype;
+  tilemm::Compute arithmetic;
+};
+
+TEST(Validation, SupportedTypeCombinations) {
+  using tilemm::Compute;
+  using tilemm::DType;
+  const TypeCase cases[] = {
+      {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, TILEMM_COMPUTE_32F, DType::F32, DType::F32, Compute::F32},
+      {CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, TILEMM_COMPUTE_32F_FAST_TF32, DType::F32, DType::F32, Compute::F32_FAST_TF32},
+      {CUDA_R_16F, CUDA_R_16F, CUDA_R_16F, TILEMM_COMPUTE_32F, DType::F16, DType::F16, Compute::F32},
+      {CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, TILEMM_COMPUTE_32F, DType::F16, DType::F32, Compute::F32},
+      {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF, TILEMM_COMPUTE_32F, DType::BF16, DType::BF16, Compute::F32},
+      {CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, TILEMM_COMPUTE_32F, DType::BF16, DType::F32, Compute::F32},
+  };
+  for (const TypeCase& t : cases) {
+    GemmArgs a = valid_args();
+    a.a_type = t.a;
+    a.b_type = t.b;
+    a.c_type = t.c;
+    a.compute = t.compute;
+    const GemmPlan plan = plan_gemm(a);
+    ASSERT_EQ(plan.status, TILEMM_STATUS_SUCCESS) << t.a << " " << t.b << " " << t.c << ": " << plan.detail;
+    EXPECT_EQ(plan.action, Action::Multiply);
+    EXPECT_EQ(plan.problem.a_type, t.ab);
+    EXPECT_EQ(plan.problem.b_type, t.ab);
+    EXPECT_EQ(plan.problem.c_type, t.c_dtype);
+    EXPECT_EQ(plan.problem.compute, t.arithmetic);
+    EXPECT_EQ(plan.problem.alpha, 1.0);  // alpha and beta are floats for every type
+  }
+}
+
+TEST(Validation, SixteenBitOverlapUsesTwoByteElements) {
+  // A is 4 x 3 with lda = 4: 12 fp16 elements, 24 bytes. C right behind it is disjoint
+  // (with 4-byte elements it would overlap); one element earlier it overlaps.
+  GemmArgs a = valid_args();
+  a.a_type = a.b_type = a.c_type = CUDA_R_16F;
+  a.C = static_cast<char*>(const_cast<void*>(a.A)) + 24;
+  EXPECT_EQ(plan_gemm(a).status, TILEMM_STATUS_SUCCESS) << plan_gemm(a).detail;
+  a.C = static_cast<char*>(const_cast<void*>(a.A)) + 22;
+  EXPECT_EQ(plan_gemm(a).status, TILEMM_STATUS_INVALID_VALUE);
+}
+
+TEST(Validation, SixteenBitKZeroScalesC) {
+  GemmArgs a = valid_args();
+  a.a_type = a.b_type = a.c_type = CUDA_R_16BF;
+  a.k = 0;
+  a.ldb = 1;
+  a.A = a.B = nullptr;
+  a.beta = &kTwo;
+  const GemmPlan plan = plan_gemm(a);
+  ASSERT_EQ(plan.status, TILEMM_STATUS_SUCCESS) << plan.detail;
+  EXPECT_EQ(plan.action, Action::ScaleC);
+  EXPECT_EQ(plan.problem.c_type, tilemm::DType::BF16);
 }
 
 TEST(Validation, FirstFailureWinsInBlasOrder) {
