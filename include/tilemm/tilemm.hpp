@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 #include "tilemm/tilemm.h"
@@ -57,6 +59,21 @@ template <>
 constexpr cudaDataType_t cuda_type<float>() {
   return CUDA_R_32F;
 }
+template <>
+constexpr cudaDataType_t cuda_type<__half>() {
+  return CUDA_R_16F;
+}
+template <>
+constexpr cudaDataType_t cuda_type<__nv_bfloat16>() {
+  return CUDA_R_16BF;
+}
+// The element types gemm() multiplies: A and B of one of these, C of the same type or
+// float (16-bit inputs accumulate in fp32 either way).
+template <class T>
+inline constexpr bool is_gemm_input = std::is_same_v<T, float> || std::is_same_v<T, __half> ||
+                                      std::is_same_v<T, __nv_bfloat16>;
+template <class TAB, class TC>
+inline constexpr bool is_gemm_output_for = std::is_same_v<TC, TAB> || std::is_same_v<TC, float>;
 }  // namespace detail
 
 enum class Layout { ColMajor, RowMajor };
@@ -231,9 +248,15 @@ class DeviceMatrix {
 
 // C = alpha * A * B + beta * C on device views of any layout, asynchronously on the
 // handle's stream. Throws tilemm::Error with the library's detail on failure.
-template <class T>
-void gemm(const Handle& handle, T alpha, std::type_identity_t<MatrixView<const T>> A,
-          std::type_identity_t<MatrixView<const T>> B, T beta, MatrixView<T> C) {
+// A and B are float, __half or __nv_bfloat16 (both the same); C is the same type or
+// float; alpha and beta are float for every type. compute = TILEMM_COMPUTE_32F_FAST_TF32
+// lets float data go through the TF32 tensor cores.
+template <class TA, class TB, class TC>
+  requires std::is_same_v<std::remove_const_t<TA>, std::remove_const_t<TB>> &&
+           detail::is_gemm_input<std::remove_const_t<TA>> &&
+           detail::is_gemm_output_for<std::remove_const_t<TA>, TC>
+void gemm(const Handle& handle, float alpha, MatrixView<TA> A, MatrixView<TB> B, float beta,
+          MatrixView<TC> C, tilemmComputeType_t compute = TILEMM_COMPUTE_32F) {
   if (A.rows != C.rows || B.cols != C.cols || A.cols != B.rows) {
     throw Error(TILEMM_STATUS_INVALID_VALUE,
                 "shapes do not chain: A is " + std::to_string(A.rows) + " x " +
@@ -245,17 +268,18 @@ void gemm(const Handle& handle, T alpha, std::type_identity_t<MatrixView<const T
   // of its storage (op T) when RowMajor.
   const auto op_of = [](Layout l) { return l == Layout::ColMajor ? TILEMM_OP_N : TILEMM_OP_T; };
   const auto flip = [](Layout l) { return l == Layout::ColMajor ? TILEMM_OP_T : TILEMM_OP_N; };
-  const cudaDataType_t t = detail::cuda_type<T>();
+  const cudaDataType_t tab = detail::cuda_type<std::remove_const_t<TA>>();
+  const cudaDataType_t tc = detail::cuda_type<TC>();
   tilemmStatus_t s;
   if (C.layout == Layout::ColMajor) {
     s = tilemmGemmEx(handle.get(), op_of(A.layout), op_of(B.layout), C.rows, C.cols, A.cols,
-                     &alpha, A.data, t, A.ld, B.data, t, B.ld, &beta, C.data, t, C.ld,
-                     TILEMM_COMPUTE_32F);
+                     &alpha, A.data, tab, A.ld, B.data, tab, B.ld, &beta, C.data, tc, C.ld,
+                     compute);
   } else {
     // C^T (column-major storage of C) = B^T * A^T.
     s = tilemmGemmEx(handle.get(), flip(B.layout), flip(A.layout), C.cols, C.rows, A.cols,
-                     &alpha, B.data, t, B.ld, A.data, t, A.ld, &beta, C.data, t, C.ld,
-                     TILEMM_COMPUTE_32F);
+                     &alpha, B.data, tab, B.ld, A.data, tab, A.ld, &beta, C.data, tc, C.ld,
+                     compute);
   }
   detail::check(s, handle.get());
 }
@@ -282,7 +306,7 @@ void matmul(const Handle& handle, std::type_identity_t<MatrixView<const T>> A,
       dC(C.rows, C.cols, C.layout);
   dA.copy_from(A, handle.stream());
   dB.copy_from(B, handle.stream());
-  gemm<T>(handle, T(1), dA.view(), dB.view(), T(0), dC.view());
+  gemm(handle, 1.0f, dA.view(), dB.view(), 0.0f, dC.view());
   dC.copy_to(C, handle.stream());
 }
 

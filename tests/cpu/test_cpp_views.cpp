@@ -60,4 +60,28 @@ TEST(MatrixView, ConstConversion) {
   EXPECT_EQ(cv(1, 1), 4.0f);
 }
 
+// gemm() takes 16-bit views with float scalars and a C of the same type or float, and
+// refuses (at compile time) mixed inputs and other outputs.
+template <class TA, class TB, class TC>
+constexpr bool gemm_accepts =
+    requires(const tilemm::Handle& h, MatrixView<TA> a, MatrixView<TB> b, MatrixView<TC> c) {
+      tilemm::gemm(h, 1.0f, a, b, 0.0f, c);
+    };
+
+TEST(CppGemmTypes, AcceptedAndRefusedCombinations) {
+  static_assert(gemm_accepts<float, float, float>);
+  static_assert(gemm_accepts<const float, float, float>);
+  static_assert(gemm_accepts<const __half, const __half, __half>);
+  static_assert(gemm_accepts<__half, __half, float>);
+  static_assert(gemm_accepts<const __nv_bfloat16, __nv_bfloat16, __nv_bfloat16>);
+  static_assert(gemm_accepts<__nv_bfloat16, const __nv_bfloat16, float>);
+  static_assert(!gemm_accepts<__half, __nv_bfloat16, float>);
+  static_assert(!gemm_accepts<__half, __half, __nv_bfloat16>);
+  static_assert(!gemm_accepts<float, float, __half>);
+  static_assert(!gemm_accepts<float, float, const float>);
+  static_assert(!gemm_accepts<double, double, double>);
+  EXPECT_EQ(tilemm::detail::cuda_type<__half>(), CUDA_R_16F);
+  EXPECT_EQ(tilemm::detail::cuda_type<__nv_bfloat16>(), CUDA_R_16BF);
+}
+
 }  // namespace

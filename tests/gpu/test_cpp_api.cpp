@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "reference/reference_gemm.hpp"
 #include "tilemm/tilemm.hpp"
@@ -107,6 +108,79 @@ TEST(CppApi, MatmulOnHostMatrices) {
   ASSERT_EQ(c.rows, 70);
   ASSERT_EQ(c.cols, 90);
   for (size_t i = 0; i < want.size(); ++i) ASSERT_NEAR(c.values[i], want[i], 1e-4);
+}
+
+// Small integers in [-2, 2]: exact in fp16 and bf16, and so are the products' sums
+// (|C| <= 4 k = 128), in any summation order.
+template <class T>
+void fill_small_integers(HostMatrix<T>& m, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> u(-2, 2);
+  for (auto& x : m.values) x = T(float(u(rng)));
+}
+
+template <class TC>
+void check_sixteen_bit_gemm(Layout lc) {
+  tilemm::Handle handle;
+  const std::int64_t m = 40, n = 24, k = 32;
+  HostMatrix<__nv_bfloat16> a(m, k), b(k, n);
+  fill_small_integers(a, 8);
+  fill_small_integers(b, 9);
+  DeviceMatrix<__nv_bfloat16> dA(m, k), dB(k, n);
+  DeviceMatrix<TC> dC(m, n, lc);
+  dA.copy_from(a.view());
+  dB.copy_from(b.view());
+  tilemm::gemm(handle, 1.0f, dA.view(), dB.view(), 0.0f, dC.view());
+  std::vector<TC> hc(static_cast<size_t>(m * n));
+  MatrixView<TC> vc(hc.data(), m, n, lc == Layout::ColMajor ? m : n, lc);
+  dC.copy_to(vc);
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < m; ++i) {
+      float want = 0.0f;
+      for (std::int64_t p = 0; p < k; ++p) want += float(a(i, p)) * float(b(p, j));
+      ASSERT_EQ(float(vc(i, j)), want) << i << ", " << j;
+    }
+}
+
+TEST(CppApi, Bf16InputsWithFloatOrBf16Output) {
+  check_sixteen_bit_gemm<float>(Layout::ColMajor);
+  check_sixteen_bit_gemm<__nv_bfloat16>(Layout::ColMajor);
+  check_sixteen_bit_gemm<__nv_bfloat16>(Layout::RowMajor);
+}
+
+TEST(CppApi, HalfInputsAndTf32Compute) {
+  tilemm::Handle handle;
+  const std::int64_t m = 33, n = 17, k = 24;
+  HostMatrix<__half> a(m, k), b(k, n);
+  fill_small_integers(a, 10);
+  fill_small_integers(b, 11);
+  DeviceMatrix<__half> dA(m, k), dB(k, n, Layout::RowMajor), dC(m, n);
+  dA.copy_from(a.view());
+  std::vector<__half> hb(static_cast<size_t>(k * n));
+  MatrixView<__half> vb(hb.data(), k, n, n, Layout::RowMajor);
+  for (std::int64_t p = 0; p < k; ++p)
+    for (std::int64_t j = 0; j < n; ++j) vb(p, j) = b(p, j);
+  dB.copy_from(vb);
+  tilemm::gemm(handle, 2.0f, dA.view(), dB.view(), 0.0f, dC.view());
+  HostMatrix<__half> c(m, n);
+  dC.copy_to(c.view());
+  // The same product of the same values as fp32 data through the TF32 tensor cores.
+  HostMatrix<float> af(m, k), bf(k, n);
+  for (size_t i = 0; i < a.values.size(); ++i) af.values[i] = float(a.values[i]);
+  for (size_t i = 0; i < b.values.size(); ++i) bf.values[i] = float(b.values[i]);
+  DeviceMatrix<float> dAf(m, k), dBf(k, n), dCf(m, n);
+  dAf.copy_from(af.view());
+  dBf.copy_from(bf.view());
+  tilemm::gemm(handle, 2.0f, dAf.view(), dBf.view(), 0.0f, dCf.view(), TILEMM_COMPUTE_32F_FAST_TF32);
+  HostMatrix<float> cf(m, n);
+  dCf.copy_to(cf.view());
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < m; ++i) {
+      float want = 0.0f;
+      for (std::int64_t p = 0; p < k; ++p) want += af(i, p) * bf(p, j);
+      ASSERT_EQ(float(c(i, j)), 2.0f * want) << i << ", " << j;
+      ASSERT_EQ(cf(i, j), 2.0f * want) << i << ", " << j;
+    }
 }
 
 TEST(CppApi, ErrorsAreExceptionsWithDetail) {
