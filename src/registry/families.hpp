@@ -13,5 +13,6 @@ void register_vectorized(Registry& r);
 void register_conflict_free(Registry& r);
 void register_warptile(Registry& r);
 void register_cp_async(Registry& r);
+void register_mma_sync(Registry& r);
 
 }  // namespace tilemm

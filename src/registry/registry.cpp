@@ -78,6 +78,7 @@ void register_all_kernels(Registry& r) {
   register_conflict_free(r);
   register_warptile(r);
   register_cp_async(r);
+  register_mma_sync(r);
 }
 
 std::string require_fp32(const GemmProblem& p) {

@@ -2,11 +2,14 @@
 // documented in docs/ladder.md, sane metadata.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "registry/registry.hpp"
 #include "tilemm/tilemm.h"
@@ -95,23 +98,115 @@ TEST(Registry, CApiListsTheSameKernels) {
   EXPECT_EQ(tilemmGetAlgorithmName(static_cast<int64_t>(entries.size())), nullptr);
 }
 
-TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
+// The problem types a `dtypes` name stands for (A/B type, C type, arithmetic).
+tilemm::GemmProblem problem_of_dtype(const std::string& dtype) {
   tilemm::GemmProblem p;
   p.m = p.n = p.k = 64;
-  // A valid problem (ld >= rows), which the vectorized kernels' alignment check accepts.
   p.lda = p.ldb = p.ldc = 64;
+  if (dtype == "tf32") p.compute = tilemm::Compute::F32_FAST_TF32;
+  if (dtype == "fp16") p.a_type = p.b_type = p.c_type = tilemm::DType::F16;
+  if (dtype == "bf16") p.a_type = p.b_type = p.c_type = tilemm::DType::BF16;
+  return p;
+}
+
+std::vector<std::string> dtypes_of(const tilemm::KernelEntry& e) {
+  std::vector<std::string> out;
+  std::stringstream ss(e.dtypes);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
   tilemm::DeviceInfo hopper;
   hopper.cc_major = 9;
   hopper.sm_count = 132;
   hopper.smem_per_block_optin = 227 * 1024;
   tilemm::DeviceInfo old;
   old.cc_major = 5;
+  const std::vector<std::string> all = {"fp32", "tf32", "fp16", "bf16"};
   for (const auto& e : tilemm::registry().entries()) {
-    EXPECT_EQ(e.can_implement(p, hopper), "") << e.name;
-    EXPECT_NE(e.can_implement(p, old), "") << e.name;
-    tilemm::GemmProblem half = p;
-    half.a_type = half.b_type = tilemm::DType::F16;
-    EXPECT_NE(e.can_implement(half, hopper), "") << e.name;
+    const auto mine = dtypes_of(e);
+    ASSERT_FALSE(mine.empty()) << e.name;
+    for (const auto& d : all) {
+      const bool claimed = std::find(mine.begin(), mine.end(), d) != mine.end();
+      const tilemm::GemmProblem p = problem_of_dtype(d);
+      if (claimed) {
+        EXPECT_EQ(e.can_implement(p, hopper), "") << e.name << " on " << d;
+        EXPECT_NE(e.can_implement(p, old), "") << e.name << " on " << d;
+      } else {
+        EXPECT_NE(e.can_implement(p, hopper), "") << e.name << " accepts " << d << " but its dtypes are '"
+                                                  << e.dtypes << "'";
+      }
+    }
+    // A 16-bit C for fp32 data is never computed, whatever the kernel.
+    tilemm::GemmProblem narrow_c = problem_of_dtype("fp32");
+    narrow_c.c_type = tilemm::DType::BF16;
+    EXPECT_NE(e.can_implement(narrow_c, hopper), "") << e.name;
+  }
+}
+
+TEST(Registry, SixteenBitKernelsAcceptAnFp32Output) {
+  tilemm::DeviceInfo hopper;
+  hopper.cc_major = 9;
+  hopper.sm_count = 132;
+  hopper.smem_per_block_optin = 227 * 1024;
+  for (const auto& e : tilemm::registry().entries())
+    for (const auto& d : dtypes_of(e)) {
+      if (d != "fp16" && d != "bf16") continue;
+      tilemm::GemmProblem p = problem_of_dtype(d);
+      p.c_type = tilemm::DType::F32;
+      EXPECT_EQ(e.can_implement(p, hopper), "") << e.name;
+    }
+}
+
+TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
+  tilemm::DeviceInfo hopper;
+  hopper.cc_major = 9;
+  hopper.sm_count = 132;
+  hopper.smem_per_block_optin = 227 * 1024;
+  for (const std::string d : {"tf32", "fp16", "bf16"}) {
+    tilemm::GemmProblem p = problem_of_dtype(d);
+    p.m = p.n = p.k = 4096;
+    p.lda = p.ldb = p.ldc = 4096;
+    std::string why;
+    const tilemm::KernelEntry* aligned = tilemm::registry().choose(p, hopper, &why);
+    ASSERT_NE(aligned, nullptr) << why;
+    EXPECT_EQ(aligned->family, "mma_sync") << aligned->name;
+    EXPECT_EQ(aligned->dtypes, d) << aligned->name;
+    EXPECT_NE(aligned->name.find(".cp16"), std::string::npos) << aligned->name;
+    p.m = p.n = p.k = 4093;
+    p.lda = p.ldb = p.ldc = 4093;
+    const tilemm::KernelEntry* any_ld = tilemm::registry().choose(p, hopper, &why);
+    ASSERT_NE(any_ld, nullptr) << why;
+    EXPECT_EQ(any_ld->family, "mma_sync") << any_ld->name;
+    EXPECT_NE(any_ld->name.find(".ldg"), std::string::npos) << any_ld->name;
+  }
+  // fp32 with fp32 arithmetic never goes through TF32.
+  tilemm::GemmProblem p = problem_of_dtype("fp32");
+  const tilemm::KernelEntry* fp32 = tilemm::registry().choose(p, hopper, nullptr);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_NE(fp32->family, "mma_sync") << fp32->name;
+}
+
+TEST(Registry, EveryDtypeHasAnAutoKernelForAnyLeadingDimension) {
+  tilemm::DeviceInfo hopper;
+  hopper.cc_major = 9;
+  hopper.sm_count = 132;
+  hopper.smem_per_block_optin = 227 * 1024;
+  for (const std::string d : {"fp32", "tf32", "fp16", "bf16"}) {
+    tilemm::GemmProblem p = problem_of_dtype(d);
+    p.m = p.n = p.k = 4093;
+    p.lda = p.ldb = p.ldc = 4093;
+    bool found = false;
+    for (const auto& e : tilemm::registry().entries()) {
+      if (e.auto_eligible && e.can_implement(p, hopper).empty()) found = true;
+    }
+    EXPECT_TRUE(found) << "no auto-eligible kernel runs " << d << " with lda = 4093";
   }
 }
 
