@@ -1,6 +1,8 @@
 // The GPU test harness: one GEMM case run through the C API and checked against an fp64
 // reference, with NaN-poisoned outputs, sentinel bands around and between the columns
-// of C, random inputs, unaligned sub-matrix offsets and a determinism re-run.
+// of C, random inputs, unaligned sub-matrix offsets and a determinism re-run. Inputs
+// are random values exactly representable in the case's input type (and arithmetic:
+// tf32), so the fp64 reference multiplies the very numbers the kernel does.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +22,22 @@ struct GemmCase {
   std::int64_t batch = 1;    // > 1 goes through tilemmGemmStridedBatchedEx
   bool broadcast_a = false;  // strideA = 0
   bool broadcast_b = false;  // strideB = 0
+  DType ab_type = DType::F32;  // A and B
+  DType c_type = DType::F32;
+  Compute compute = Compute::F32;
   std::string describe() const;
 };
+
+// The types a registry `dtypes` name stands for, as test cases use them.
+struct CaseTypes {
+  DType ab_type = DType::F32;
+  Compute compute = Compute::F32;
+  // C types to test: the first on the whole plan, any further one on a smaller plan.
+  DType c_types[2] = {DType::F32, DType::F32};
+  int c_type_count = 1;
+};
+// "fp32", "tf32", "fp16", "bf16"; false for any other name.
+bool case_types_of(const std::string& dtype, CaseTypes* out);
 
 struct CaseResult {
   bool passed = false;
@@ -38,6 +54,13 @@ CaseResult run_case(tilemmHandle_t handle, const GemmCase& c, bool check_determi
 
 // The tolerance of the design: c * u * sqrt(k), u the unit roundoff of fp32.
 double fp32_tolerance(std::int64_t k);
+
+// The tolerance of a case. Its inputs are exact in the input type, so the only
+// rounding inside the product is the fp32 accumulation (products of 16-bit or tf32
+// values are exact in fp32): fp32_tolerance(k). A 16-bit C adds one rounding of the
+// result, at most u = 2^-11 (fp16) or 2^-8 (bf16) of ||C||_F, itself at most the
+// denominator |alpha| ||A||_F ||B||_F + |beta| ||C0||_F of the error measure.
+double case_tolerance(const GemmCase& c);
 
 // true when the TILEMM_TEST_SMALL environment variable asks for the sanitizer subset.
 bool small_subset();

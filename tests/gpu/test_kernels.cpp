@@ -3,9 +3,15 @@
 // {(1,0), (0.5,2), (0,1), (1,1)} x leading dimensions above the minimum x unaligned
 // sub-matrix offsets, plus strided batches with broadcast inputs. TILEMM_TEST_SMALL=1
 // runs the small subset used under compute-sanitizer.
+//
+// Each kernel runs on every dtype its registry entry names (and `auto` on every dtype):
+// the whole plan with C in the input type, and for 16-bit inputs a smaller plan with C
+// in fp32 as well.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "gemm_check.hpp"
@@ -27,13 +33,13 @@ constexpr Op kOps[2] = {Op::N, Op::T};
 constexpr float kAlphaBeta[4][2] = {{1.0f, 0.0f}, {0.5f, 2.0f}, {0.0f, 1.0f}, {1.0f, 1.0f}};
 
 void add_product(std::vector<GemmCase>& out, const std::vector<Shape>& shapes, int alpha_betas,
-                 const std::vector<Layout>& layouts) {
+                 const std::vector<Layout>& layouts, const GemmCase& types) {
   for (const Shape& s : shapes)
     for (Op oa : kOps)
       for (Op ob : kOps)
         for (int ab = 0; ab < alpha_betas; ++ab)
           for (const Layout& l : layouts) {
-            GemmCase c;
+            GemmCase c = types;
             c.m = s.m;
             c.n = s.n;
             c.k = s.k;
@@ -47,32 +53,37 @@ void add_product(std::vector<GemmCase>& out, const std::vector<Shape>& shapes, i
           }
 }
 
-std::vector<GemmCase> plan_cases() {
+// full: the whole plan; otherwise the smaller one used for a second C type.
+std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
   std::vector<GemmCase> cases;
   const std::vector<Layout> all_layouts = {{0, 0}, {7, 0}, {3, 1}};
   if (tilemm::test::small_subset()) {
     add_product(cases, {{1, 1, 1}, {7, 7, 7}, {33, 17, 65}, {65, 65, 65}, {31, 129, 1}}, 2,
-                {{0, 0}, {3, 1}});
-  } else {
+                {{0, 0}, {3, 1}}, types);
+  } else if (full) {
     // Cubes: the design's sizes, tile +- 1 for tiles 16/32/64/128/256, and primes.
     std::vector<Shape> cubes;
     for (std::int64_t s : {1, 2, 7, 13, 15, 16, 17, 31, 33, 63, 64, 65, 97, 127, 128, 129, 251,
                            255, 256, 257, 509, 1000})
       cubes.push_back({s, s, s});
-    add_product(cases, cubes, 4, all_layouts);
+    add_product(cases, cubes, 4, all_layouts, types);
     // Rectangles, skinny and k = 1 shapes.
     add_product(cases,
                 {{129, 65, 1}, {1000, 7, 1}, {4097, 31, 129}, {7, 4097, 257}, {1, 1, 4097},
                  {1000, 1, 257}, {1, 1000, 31}, {2, 1000, 3}, {257, 127, 1031}},
-                2, {{0, 0}, {3, 1}});
+                2, {{0, 0}, {3, 1}}, types);
     // The largest shape: once per op, one layout of each kind.
-    add_product(cases, {{4097, 4097, 4097}}, 1, {{0, 0}});
-    add_product(cases, {{4097, 4097, 4097}}, 2, {{5, 1}});
+    add_product(cases, {{4097, 4097, 4097}}, 1, {{0, 0}}, types);
+    add_product(cases, {{4097, 4097, 4097}}, 2, {{5, 1}}, types);
+  } else {
+    add_product(cases, {{1, 1, 1}, {7, 7, 7}, {17, 17, 17}, {65, 65, 65}, {129, 129, 129}, {257, 257, 257},
+                        {1000, 7, 1}, {257, 127, 1031}},
+                2, {{0, 0}, {3, 1}}, types);
   }
   // Strided batches, with broadcast A or B (stride 0).
   for (int variant = 0; variant < 3; ++variant)
     for (int ab = 0; ab < 2; ++ab) {
-      GemmCase c;
+      GemmCase c = types;
       c.m = variant == 2 ? 129 : 33;
       c.n = variant == 2 ? 1 : 65;
       c.k = variant == 1 ? 1 : 17;
@@ -90,45 +101,73 @@ std::vector<GemmCase> plan_cases() {
   return cases;
 }
 
-std::vector<std::string> kernel_names() {
-  std::vector<std::string> names;
-  for (const auto& e : tilemm::registry().entries()) names.push_back(e.name);
-  names.push_back("auto");
-  return names;
+struct KernelAndDtype {
+  std::string kernel;  // a registered name or "auto"
+  std::string dtype;   // "fp32", "tf32", "fp16", "bf16"
+};
+
+std::vector<std::string> split_dtypes(const std::string& field) {
+  std::vector<std::string> out;
+  std::stringstream ss(field);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
 }
 
-class Kernels : public ::testing::TestWithParam<std::string> {};
+std::vector<KernelAndDtype> kernel_params() {
+  std::vector<KernelAndDtype> params;
+  for (const auto& e : tilemm::registry().entries())
+    for (const auto& d : split_dtypes(e.dtypes)) params.push_back({e.name, d});
+  for (const char* d : {"fp32", "tf32", "fp16", "bf16"}) params.push_back({"auto", d});
+  return params;
+}
+
+class Kernels : public ::testing::TestWithParam<KernelAndDtype> {};
 
 TEST_P(Kernels, CorrectOnTheTestPlan) {
-  const std::string name = GetParam();
+  const std::string name = GetParam().kernel;
+  tilemm::test::CaseTypes types;
+  ASSERT_TRUE(tilemm::test::case_types_of(GetParam().dtype, &types))
+      << name << " names dtype '" << GetParam().dtype << "' that the tests do not know";
   tilemmHandle_t h = nullptr;
   ASSERT_EQ(tilemmCreate(&h), TILEMM_STATUS_SUCCESS);
   ASSERT_EQ(tilemmSetAlgorithm(h, name.c_str()), TILEMM_STATUS_SUCCESS) << tilemmGetErrorDetail(h);
-  int passed = 0, refused = 0, failed = 0;
-  double worst = 0.0;
-  for (const GemmCase& c : plan_cases()) {
-    const bool small = double(c.m) * double(c.n) * double(c.k) < 2e9;
-    const auto r = tilemm::test::run_case(h, c, small);
-    // A forced kernel may refuse a case it cannot implement (C untouched); auto never.
-    if (r.refused && r.passed && name != "auto") {
-      ++refused;
-    } else if (r.passed && !r.refused) {
-      ++passed;
-      worst = std::max(worst, r.error);
-    } else {
-      ++failed;
-      ADD_FAILURE() << name << " " << c.describe() << ": " << r.message;
+  for (int ct = 0; ct < types.c_type_count; ++ct) {
+    GemmCase typed;
+    typed.ab_type = types.ab_type;
+    typed.c_type = types.c_types[ct];
+    typed.compute = types.compute;
+    int passed = 0, refused = 0, failed = 0;
+    double worst = 0.0;
+    for (const GemmCase& c : plan_cases(typed, ct == 0)) {
+      const bool small = double(c.m) * double(c.n) * double(c.k) < 2e9;
+      const auto r = tilemm::test::run_case(h, c, small);
+      // A forced kernel may refuse a case it cannot implement (C untouched); auto never.
+      if (r.refused && r.passed && name != "auto") {
+        ++refused;
+      } else if (r.passed && !r.refused) {
+        ++passed;
+        worst = std::max(worst, r.error);
+      } else {
+        ++failed;
+        ADD_FAILURE() << name << " " << c.describe() << ": " << r.message;
+      }
     }
+    std::printf("[ kernel ] %-40s %s->%-4s passed %d, failed %d, refused %d, worst relative error %.3g\n",
+                name.c_str(), GetParam().dtype.c_str(), tilemm::dtype_name(typed.c_type), passed, failed, refused,
+                worst);
+    EXPECT_GT(passed, 0) << name << " on " << GetParam().dtype;
   }
-  std::printf("[ kernel ] %-32s passed %d, failed %d, refused %d, worst relative error %.3g\n",
-              name.c_str(), passed, failed, refused, worst);
-  EXPECT_GT(passed, 0);
   tilemmDestroy(h);
 }
 
-INSTANTIATE_TEST_SUITE_P(Registered, Kernels, ::testing::ValuesIn(kernel_names()),
+INSTANTIATE_TEST_SUITE_P(Registered, Kernels, ::testing::ValuesIn(kernel_params()),
                          [](const auto& test_info) {
-                           std::string s = test_info.param;
+                           std::string s = test_info.param.kernel + "_" + test_info.param.dtype;
                            for (char& ch : s)
                              if (ch == '.') ch = '_';
                            return s;
