@@ -1,6 +1,7 @@
 # Shared by the scripts: makes sure the build tools exist on this machine.
-# Debian packages via apt-get; CMake and cuobjdump via pip into .tools/ (the system
-# CMake 3.25 does not know nvcc 13's C++20 flag; cuobjdump is not in the Debian image).
+# Debian packages via apt-get; CMake, cuobjdump and nvdisasm (which cuobjdump runs for
+# --dump-sass) via pip into .tools/ (the system CMake 3.25 does not know nvcc 13's C++20
+# flag; neither tool is in the Debian image).
 
 debian_packages=(build-essential libgtest-dev libcli11-dev nlohmann-json3-dev python3-venv)
 
@@ -17,11 +18,11 @@ ensure_toolchain() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}" >/dev/null
   fi
 
-  if [[ ! -x .tools/bin/cmake || ! -d .tools/nvidia ]]; then
-    echo "installing CMake and cuobjdump into .tools/"
+  if [[ ! -x .tools/bin/cmake || ! -d .tools/nvidia || ! -x .tools/nvidia/bin/nvdisasm ]]; then
+    echo "installing CMake, cuobjdump and nvdisasm into .tools/"
     python3 -m venv .tools/venv
     .tools/venv/bin/pip install -q --disable-pip-version-check \
-      "cmake==3.31.6" "nvidia-cuda-cuobjdump==13.2.51"
+      "cmake==3.31.6" "nvidia-cuda-cuobjdump==13.2.51" "nvidia-cuda-nvdisasm==13.2.51"
     mkdir -p .tools/bin
     ln -sf "$PWD/.tools/venv/bin/cmake" .tools/bin/cmake
     ln -sf "$PWD/.tools/venv/bin/ctest" .tools/bin/ctest

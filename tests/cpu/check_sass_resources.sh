@@ -4,6 +4,10 @@
 set -euo pipefail
 lib="$1"
 cuobjdump="${CUOBJDUMP:-cuobjdump}"
+# --dump-sass runs nvdisasm, installed beside cuobjdump (toolkit or scripts/test's .tools/).
+if [[ "$cuobjdump" == */* ]]; then
+  export PATH="$(dirname "$cuobjdump"):$PATH"
+fi
 usage=$("$cuobjdump" --dump-resource-usage "$lib")
 kernels=$(grep -c "Function" <<<"$usage" || true)
 if [[ "$kernels" -eq 0 ]]; then
@@ -25,4 +29,21 @@ if grep -q "wgmma" <<<"$("$cuobjdump" --dump-resource-usage "$lib" | grep Functi
     echo "FAIL: wgmma kernels present but no HGMMA instruction in the sm_90a code"; exit 1
   fi
 fi
-echo "OK: $kernels kernel entries (sm_90a images: $hopper), none with local memory or stack"
+# The mma_sync (tensor-core) kernels must really run on the tensor cores: every one of
+# them contains HMMA in both its sm_80 and its sm_90a code.
+mma_summary=""
+for arch in sm_80 sm_90a; do
+  counts=$("$cuobjdump" --gpu-architecture "$arch" --dump-sass "$lib" | awk '
+    /Function : / { in_mma = ($0 ~ /mma_sync_gemm/); if (in_mma) { total++; seen[total] = 0 } next }
+    in_mma && /HMMA/ { seen[total] = 1 }
+    END { with = 0; for (i = 1; i <= total; i++) with += seen[i]; print total + 0, with + 0 }')
+  read -r total with_hmma <<<"$counts"
+  if [[ "$total" -eq 0 ]]; then
+    echo "FAIL: no mma_sync kernels in the $arch code of $lib"; exit 1
+  fi
+  if [[ "$with_hmma" -ne "$total" ]]; then
+    echo "FAIL: $((total - with_hmma)) of $total mma_sync kernels have no HMMA instruction in their $arch code"; exit 1
+  fi
+  mma_summary+=" $arch: $total mma_sync kernels, all with HMMA;"
+done
+echo "OK: $kernels kernel entries (sm_90a images: $hopper), none with local memory or stack;$mma_summary"
