@@ -58,7 +58,7 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
   std::vector<GemmCase> cases;
   const std::vector<Layout> all_layouts = {{0, 0}, {7, 0}, {3, 1}};
   if (tilemm::test::small_subset()) {
-    add_product(cases, {{1, 1, 1}, {7, 7, 7}, {33, 17, 65}, {65, 65, 65}, {31, 129, 1}}, 2,
+    add_product(cases, {{1, 1, 1}, {7, 7, 7}, {33, 17, 65}, {65, 65, 65}, {31, 129, 1}, {64, 32, 64}}, 2,
                 {{0, 0}, {3, 1}}, types);
   } else if (full) {
     // Cubes: the design's sizes, tile +- 1 for tiles 16/32/64/128/256, and primes.
