@@ -1,6 +1,6 @@
 // tilemm-bench without a GPU: command-line parsing, kernel selection from the registry,
-// the timing and verification policies, the report formats (text, Markdown, CSV, JSON),
-// and the built binary's --help, --list and no-GPU exit.
+// the timing and verification policies, --tune's classes and winners, the report formats
+// (text, Markdown, CSV, JSON), and the built binary's --help, --list and no-GPU exit.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -22,8 +23,11 @@
 #include "operands.hpp"
 #include "report_console.hpp"
 #include "report_files.hpp"
+#include "report_tune.hpp"
 #include "suite.hpp"
 #include "timing.hpp"
+#include "tune_summary.hpp"
+#include "tuning.hpp"
 #include "verification.hpp"
 
 namespace tilemm::bench {
@@ -218,6 +222,264 @@ TEST(BenchSuite, GeometricMeanAndWorstShapeAgainstCublas) {
   EXPECT_NEAR(comparisons[0].worst_ratio, 0.0625, 1e-12);
 }
 
+// ---- --tune ----
+
+// The classes and shapes the task and the README document, written out here so that a
+// change to tuning.cpp's table has to be a deliberate one.
+const std::map<std::string, std::vector<std::string>>& documented_tune_shapes() {
+  static const std::map<std::string, std::vector<std::string>> shapes{
+      {"square", {"2048x2048x2048", "4096x4096x4096", "8192x8192x8192"}},
+      {"odd", {"1000x1000x1000", "4093x4093x4093"}},
+      {"tall", {"8192x512x4096", "16384x256x4096"}},
+      {"wide", {"512x8192x4096"}},
+      {"small", {"256x256x256", "512x512x512", "1024x1024x1024"}},
+  };
+  return shapes;
+}
+
+const std::vector<std::string> kTuneClassOrder{"square", "odd", "tall", "wide", "small"};
+
+// "4096x4096x4096 NN" -> "4096x4096x4096".
+std::string extents_of(const Shape& s) {
+  const std::string label = s.label();
+  return label.substr(0, label.find(' '));
+}
+
+TEST(BenchTune, EveryClassParsesWithTheTuningDefaults) {
+  for (const std::string& name : tune_class_names()) {
+    const CliOutcome c = parse({"--tune", name});
+    ASSERT_TRUE(c.options) << name;
+    const BenchOptions& o = *c.options;
+    EXPECT_EQ(o.tune_class, name);
+    EXPECT_EQ(o.tune_family, kDefaultTuneFamily);
+    EXPECT_EQ(o.iterations, kTuneIterations) << "tuning measures less, to finish in minutes";
+    EXPECT_EQ(o.warmup, kTuneWarmup);
+    EXPECT_DOUBLE_EQ(o.budget_seconds, kTuneBudgetSeconds);
+    ASSERT_FALSE(o.shapes.empty()) << name;
+    for (const Shape& s : o.shapes) {
+      EXPECT_TRUE(name == "all" ? documented_tune_shapes().count(s.tune_class) == 1 : s.tune_class == name)
+          << name << ": " << s.label() << " tagged '" << s.tune_class << "'";
+    }
+  }
+  EXPECT_EQ(tune_class_names(), (std::vector<std::string>{"square", "odd", "tall", "wide", "small", "all"}));
+  EXPECT_TRUE(parse({}).options->tune_class.empty()) << "no tuning unless asked";
+}
+
+TEST(BenchTune, ExplicitMeasurementOptionsFamilyTransAndDtypeAreKept) {
+  const CliOutcome c = parse({"--tune", "odd", "--iters", "40", "--budget", "2.5", "--tune-family", "mma_sync",
+                              "--trans", "NN,TT", "--dtype", "bf16", "--json", "t.json", "--csv", "t.csv"});
+  ASSERT_TRUE(c.options);
+  const BenchOptions& o = *c.options;
+  EXPECT_EQ(o.iterations, 40);
+  EXPECT_DOUBLE_EQ(o.budget_seconds, 2.5);
+  EXPECT_EQ(o.warmup, kTuneWarmup) << "only what the command line sets is overridden";
+  EXPECT_EQ(o.tune_family, "mma_sync");
+  EXPECT_EQ(o.dtype, "bf16");
+  EXPECT_EQ(o.json_path, "t.json");
+  EXPECT_EQ(o.csv_path, "t.csv");
+  ASSERT_EQ(o.shapes.size(), 4u) << "two shapes for each of two --trans values";
+  EXPECT_EQ(o.shapes.front().label(), "1000x1000x1000 NN");
+  EXPECT_EQ(o.shapes.back().label(), "4093x4093x4093 TT");
+}
+
+TEST(BenchTune, BadTuneCommandLinesAreUsageErrors) {
+  const std::vector<std::vector<std::string>> bad{
+      {"--tune", "huge"},         {"--tune", "SQUARE"},
+      {"--tune", ""},             {"--tune"},
+      {"--tune", "square", "--kernel", "auto"},       {"--tune", "square", "--size", "4096"},
+      {"--tune", "square", "--m", "16"},              {"--tune", "square", "--batch", "2"},
+      {"--tune", "square", "--suite", "standard"},    {"--tune-family", "cp_async"},
+      {"--tune", "square", "--format", "sample"}};
+  for (const auto& args : bad) {
+    std::string err;
+    const CliOutcome c = parse(args, nullptr, &err);
+    const std::string line = args.size() > 1 ? args[0] + " " + args[1] : args[0];
+    EXPECT_FALSE(c.options) << line;
+    EXPECT_EQ(c.exit_code, kUsageExitCode) << line;
+    EXPECT_FALSE(err.empty()) << line;
+  }
+}
+
+TEST(BenchTune, ShapeListsAreTheDocumentedOnes) {
+  std::vector<std::string> all;
+  for (const std::string& name : kTuneClassOrder) {
+    std::vector<std::string> extents;
+    for (const Shape& s : tune_shapes(name, Op::T, Op::N)) {
+      EXPECT_EQ(s.tune_class, name);
+      EXPECT_EQ(s.batch, 1);
+      EXPECT_EQ(s.opa, Op::T);
+      extents.push_back(extents_of(s));
+      all.push_back(s.tune_class + " " + extents.back());
+    }
+    EXPECT_EQ(extents, documented_tune_shapes().at(name)) << name;
+  }
+  std::vector<std::string> every;
+  for (const Shape& s : tune_shapes("all", Op::N, Op::N)) every.push_back(s.tune_class + " " + extents_of(s));
+  EXPECT_EQ(every, all) << "'all' is every class, in order";
+  EXPECT_TRUE(tune_shapes("huge", Op::N, Op::N).empty());
+}
+
+// Reads the "Tune classes" section of --help back into shapes: "  tall    8192x512x4096,
+// 16384x256x4096: few tile columns" -> {"8192x512x4096", "16384x256x4096"}.
+std::map<std::string, std::vector<std::string>> tune_shapes_in_help(const std::string& help) {
+  std::map<std::string, std::vector<std::string>> shapes;
+  std::istringstream lines(help.substr(help.find("Tune classes")));
+  std::string line;
+  std::getline(lines, line);  // the section's heading
+  while (std::getline(lines, line) && line.starts_with("  ")) {
+    std::istringstream words(line.substr(0, line.find(':')));
+    std::string name, extent;
+    words >> name;
+    while (words >> extent) {
+      if (extent.ends_with(',')) extent.pop_back();
+      if (extent.ends_with("^3")) {
+        const std::string side = extent.substr(0, extent.size() - 2);
+        extent = side + "x" + side + "x" + side;
+      }
+      shapes[name].push_back(extent);
+    }
+  }
+  return shapes;
+}
+
+TEST(BenchTune, HelpSaysWhatTheClassesRun) {
+  std::string help;
+  parse({"--help"}, &help);
+  for (const char* word : {"--tune CLASS", "--tune-family", "tilemm-bench --tune all", "Tune classes",
+                           "relative_speed"}) {
+    EXPECT_NE(help.find(word), std::string::npos) << word;
+  }
+  auto in_help = tune_shapes_in_help(help);
+  EXPECT_EQ(in_help.erase("all"), 1u) << "the help lists 'all'";
+  for (const auto& [name, extents] : in_help) {
+    std::vector<std::string> run;
+    for (const Shape& s : tune_shapes(name, Op::N, Op::N)) run.push_back(extents_of(s));
+    EXPECT_EQ(extents, run) << name << " in --help";
+  }
+  EXPECT_EQ(in_help, documented_tune_shapes());
+  // The tuning defaults are said, as numbers.
+  EXPECT_NE(help.find("median of " + std::to_string(kTuneIterations) + " runs after " + std::to_string(kTuneWarmup) +
+                      " warm-ups"),
+            std::string::npos);
+}
+
+TEST(BenchTune, CandidatesAreTheFamilysAutoEligibleKernelsFromTheRegistry) {
+  const KernelSelection s = select_tuning_kernels(kDefaultTuneFamily, "fp32", registry(), true);
+  std::vector<std::string> expected;
+  for (const auto& e : registry().entries()) {
+    if (e.family == kDefaultTuneFamily && e.auto_eligible) expected.push_back(e.name);
+  }
+  ASSERT_FALSE(expected.empty()) << "the default family must have auto-eligible kernels";
+  expected.emplace_back("auto");
+  std::vector<std::string> selected;
+  for (const auto& c : s.kernels) selected.push_back(c.requested);
+  EXPECT_EQ(selected, expected);
+  EXPECT_EQ(s.kernels.back().entry, nullptr);
+  EXPECT_TRUE(s.cublas);
+  EXPECT_FALSE(select_tuning_kernels(kDefaultTuneFamily, "fp32", registry(), false).cublas);
+
+  EXPECT_THROW(select_tuning_kernels("no_such_family", "fp32", registry(), true), std::invalid_argument);
+  EXPECT_THROW(select_tuning_kernels(kDefaultTuneFamily, "fp16", registry(), true), std::invalid_argument)
+      << "the default family computes fp32 only";
+}
+
+RunResult timed_row(const Shape& shape, const std::string& requested, double ms) {
+  RunResult r;
+  r.shape = shape;
+  r.requested = requested;
+  r.kernel = requested;
+  r.time_ms = ms;
+  r.tflops = shape.flops() / (ms * 1e9);
+  r.check = Check::Pass;
+  return r;
+}
+
+RunResult auto_row(const Shape& shape, const std::string& chosen, double ms) {
+  RunResult r = timed_row(shape, "auto", ms);
+  r.kernel = chosen;
+  return r;
+}
+
+RunResult cublas_row(const Shape& shape, double ms) {
+  RunResult r = timed_row(shape, "cublas", ms);
+  r.is_cublas = true;
+  r.check = Check::IsReference;
+  return r;
+}
+
+Shape tune_shape(std::int64_t m, std::int64_t n, std::int64_t k, const std::string& tune_class) {
+  Shape s{m, n, k};
+  s.tune_class = tune_class;
+  return s;
+}
+
+// Two large squares where each of two configurations wins one, and a tall shape where
+// auto picks the slower one and a faster configuration fails verification.
+std::vector<RunResult> tuning_rows() {
+  const Shape sq4 = tune_shape(4096, 4096, 4096, "square");
+  const Shape sq8 = tune_shape(8192, 8192, 8192, "square");
+  const Shape tall = tune_shape(8192, 512, 4096, "tall");
+  RunResult declined = timed_row(sq4, "cfg.c", 1.0);
+  declined.status = RowStatus::NotSupported;
+  declined.time_ms.reset();
+  declined.tflops.reset();
+  declined.check = Check::NotChecked;
+  declined.note = "TILEMM_STATUS_NOT_SUPPORTED: lda is not a multiple of 4";
+  RunResult wrong = timed_row(tall, "cfg.c", 3.0);
+  wrong.check = Check::Fail;
+  return {timed_row(sq4, "cfg.a", 10.0), timed_row(sq4, "cfg.b", 12.5), declined, auto_row(sq4, "cfg.a", 10.1),
+          cublas_row(sq4, 9.0),          timed_row(sq8, "cfg.a", 88.0), timed_row(sq8, "cfg.b", 80.0),
+          auto_row(sq8, "cfg.a", 88.0),  cublas_row(sq8, 80.0),         timed_row(tall, "cfg.a", 5.0),
+          timed_row(tall, "cfg.b", 4.0), wrong,                         auto_row(tall, "cfg.a", 5.2),
+          cublas_row(tall, 4.4)};
+}
+
+TEST(BenchTune, RankingsAndWinnersNeverIncludeFailedOrDeclinedRows) {
+  const std::vector<RunResult> rows = tuning_rows();
+  const auto shapes = group_tuning_rows(rows);
+  ASSERT_EQ(shapes.size(), 3u);
+  ASSERT_EQ(shapes[0].ranked.size(), 2u);
+  EXPECT_EQ(shapes[0].fastest()->kernel, "cfg.a");
+  ASSERT_EQ(shapes[0].excluded.size(), 1u);
+  EXPECT_EQ(shapes[0].excluded[0]->status, RowStatus::NotSupported);
+  EXPECT_NEAR(*speed_vs_fastest(shapes[0], *shapes[0].ranked[1]), 0.8, 1e-12);
+  EXPECT_NEAR(*speed_vs_cublas(shapes[0], *shapes[0].ranked[0]), 0.9, 1e-12);
+  EXPECT_EQ(shapes[2].fastest()->kernel, "cfg.b") << "cfg.c was faster but FAILed verification";
+
+  const TuneSummary summary = summarize_tuning(rows, "all", "cfg");
+  ASSERT_EQ(summary.winners.size(), 3u);
+  const TuneWinner& square = summary.winners[0];
+  EXPECT_EQ(square.fastest, "cfg.a");
+  EXPECT_EQ(square.configurations, 2);
+  EXPECT_TRUE(square.auto_chose_fastest());
+  EXPECT_NEAR(*square.auto_slowdown, 1.0, 1e-12) << "measured on the ranked row of auto's choice";
+  const TuneWinner& tall = summary.winners[2];
+  EXPECT_EQ(tall.fastest, "cfg.b");
+  EXPECT_EQ(tall.auto_kernel, "cfg.a");
+  EXPECT_FALSE(tall.auto_chose_fastest());
+  EXPECT_NEAR(*tall.auto_slowdown, 1.25, 1e-12);
+  EXPECT_NEAR(*tall.fastest_vs_cublas, 1.1, 1e-12);
+}
+
+TEST(BenchTune, RelativeSpeedsAreGeometricMeansOverTheLargeSquaresWithTheBestAtOne) {
+  const TuneSummary summary = summarize_tuning(tuning_rows(), "all", "cfg");
+  EXPECT_EQ(summary.large_squares, 2) << "the tall shape does not count";
+  ASSERT_EQ(summary.relative_speeds.size(), 2u);
+  // cfg.a: 1 and 80/88 against each shape's fastest; cfg.b: 0.8 and 1.
+  const double a = std::sqrt(80.0 / 88.0), b = std::sqrt(0.8);
+  EXPECT_EQ(summary.relative_speeds[0].kernel, "cfg.a");
+  EXPECT_DOUBLE_EQ(summary.relative_speeds[0].relative_speed, 1.0);
+  EXPECT_EQ(summary.relative_speeds[0].shapes, 2);
+  EXPECT_EQ(summary.relative_speeds[1].kernel, "cfg.b");
+  EXPECT_NEAR(summary.relative_speeds[1].relative_speed, b / a, 1e-12);
+
+  std::vector<RunResult> without_squares;
+  for (const RunResult& r : tuning_rows()) {
+    if (r.shape.tune_class != kLargeSquareClass) without_squares.push_back(r);
+  }
+  EXPECT_TRUE(summarize_tuning(without_squares, "tall", "cfg").relative_speeds.empty());
+}
+
 // ---- measurement policy ----
 
 TEST(BenchTiming, MedianOfOddAndEvenCounts) {
@@ -379,6 +641,64 @@ TEST(BenchReport, SampleFormatIsTheCudaSamplesOne) {
   EXPECT_NE(out.str().find("Checking computed result for correctness: Result = PASS"), std::string::npos);
 }
 
+BenchReport tuning_report() {
+  BenchReport report = sample_report();
+  report.settings.tune = "all";
+  report.settings.tune_family = "cfg";
+  report.rows = tuning_rows();
+  report.tune = summarize_tuning(report.rows, "all", "cfg");
+  return report;
+}
+
+TEST(BenchReport, TuneReportRanksEachShapeAndNamesTheWinners) {
+  std::ostringstream text, markdown;
+  print_tune_report(text, tuning_report(), false);
+  print_tune_report(markdown, tuning_report(), true);
+  for (const char* word : {"square: 4096x4096x4096 NN", "tall: 8192x512x4096 NN", "auto -> cfg.a", "cuBLAS",
+                           "0.800x", "n/s", "lda is not a multiple of 4", "FAIL", "Winners, class square (cfg)",
+                           "Winners, class tall (cfg)", "yes", "no, 25.0% slower", "relative_speed", "0.94",
+                           "failed verification, not ranked"}) {
+    EXPECT_NE(text.str().find(word), std::string::npos) << word << " in:\n" << text.str();
+  }
+  EXPECT_NE(markdown.str().find("| # | kernel | time (ms) |"), std::string::npos) << markdown.str();
+
+  std::ostringstream no_squares;
+  BenchReport tall_only = tuning_report();
+  tall_only.tune->relative_speeds.clear();
+  print_tune_report(no_squares, tall_only, false);
+  EXPECT_NE(no_squares.str().find("No relative speeds"), std::string::npos);
+}
+
+TEST(BenchReport, JsonAndCsvTagTuningRowsWithTheirClass) {
+  const BenchReport report = tuning_report();
+  std::ostringstream json_text, csv_text;
+  write_json(json_text, report);
+  write_csv(csv_text, report);
+  const nlohmann::json j = nlohmann::json::parse(json_text.str());
+  EXPECT_EQ(j["settings"]["tune"], "all");
+  EXPECT_EQ(j["settings"]["tune_family"], "cfg");
+  EXPECT_EQ(j["results"][0]["tune_class"], "square");
+  EXPECT_EQ(j["results"].back()["tune_class"], "tall");
+  ASSERT_EQ(j["tune"]["winners"].size(), 3u);
+  EXPECT_EQ(j["tune"]["winners"][2]["fastest"], "cfg.b");
+  EXPECT_EQ(j["tune"]["winners"][2]["auto_chose_fastest"], false);
+  EXPECT_EQ(j["tune"]["large_squares"], 2);
+  EXPECT_EQ(j["tune"]["relative_speeds"][0]["kernel"], "cfg.a");
+  EXPECT_TRUE(nlohmann::json::parse([] {
+                std::ostringstream out;
+                write_json(out, sample_report());
+                return out.str();
+              }())["tune"].is_null())
+      << "null outside a tuning run";
+
+  std::istringstream lines(csv_text.str());
+  std::string header, first;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  EXPECT_NE(header.find(",tune_class,"), std::string::npos);
+  EXPECT_NE(first.find(",square,"), std::string::npos);
+}
+
 // The plot script's test fixture must have every field the writer writes, so the
 // plot test exercises the real format.
 TEST(BenchReport, PlotFixtureHasTheWritersSchema) {
@@ -453,6 +773,16 @@ TEST(BenchBinary, WithoutAGpuItSaysSoInOneLineAndExitsTwo) {
 TEST(BenchBinary, BadArgumentsExitWithTheUsageCode) {
   EXPECT_EQ(run_bench("--kernel no_such_kernel", "CUDA_VISIBLE_DEVICES=-1").exit_code, kUsageExitCode);
   EXPECT_EQ(run_bench("--size 0", "CUDA_VISIBLE_DEVICES=-1").exit_code, kUsageExitCode);
+}
+
+TEST(BenchBinary, AnInvalidTuneClassOrFamilyExitsWithTheUsageCode) {
+  const Ran bad_class = run_bench("--tune huge", "CUDA_VISIBLE_DEVICES=-1");
+  EXPECT_EQ(bad_class.exit_code, kUsageExitCode) << bad_class.output;
+  EXPECT_NE(bad_class.output.find("square"), std::string::npos) << "names the classes: " << bad_class.output;
+  // The family is checked against the registry before the GPU is looked for.
+  EXPECT_EQ(run_bench("--tune all --tune-family no_such_family", "CUDA_VISIBLE_DEVICES=-1").exit_code,
+            kUsageExitCode);
+  EXPECT_EQ(run_bench("--tune all", "CUDA_VISIBLE_DEVICES=-1").exit_code, 2) << "valid, but no GPU";
 }
 
 }  // namespace

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
 #include "dtype.hpp"
 #include "suite.hpp"
+#include "tuning.hpp"
 
 namespace tilemm::bench {
 namespace {
@@ -61,6 +63,21 @@ std::string wrapped(const std::string& text, std::size_t width) {
   return out + line;
 }
 
+// What a tuning run does and measures, for --help.
+std::string tuning_description() {
+  char defaults[256];
+  std::snprintf(defaults, sizeof defaults,
+                "median of %d runs after %d warm-ups, budget %g s per kernel and shape", kTuneIterations,
+                kTuneWarmup, kTuneBudgetSeconds);
+  return std::string("A tuning run times every auto-eligible kernel of --tune-family (") + kDefaultTuneFamily +
+         " unless told) that computes --dtype, plus 'auto' and cuBLAS, on each shape of the class, verified as "
+         "usual. It prints per shape the configurations ranked (time, TFLOP/s, speed relative to the fastest and "
+         "to cuBLAS), then per class the winners and whether 'auto' chose them, and each configuration's "
+         "relative speed over the large squares (class square): the number for the family's relative_speed "
+         "column. To finish --tune all in minutes it measures less than a normal run: " +
+         defaults + " (--iters, --warmup, --budget override).";
+}
+
 std::string help_footer() {
   return R"(Examples:
   tilemm-bench
@@ -75,11 +92,21 @@ std::string help_footer() {
       the standard suite: auto and cuBLAS, geometric-mean ratio and worst shape
   tilemm-bench --size 1000 --format sample --verify reference
       the classic CUDA-samples output, checked against the fp64 CPU reference
+  tilemm-bench --tune all --json tune.json
+      every auto-eligible cp_async configuration, auto and cuBLAS on every tune class:
+      per shape the ranking, then the winners and the relative_speed column
   tools/plot/plot results.json
       the roofline and the ladder bar chart from a --json file
 
 Suite 'standard':
 )" + wrapped(standard_suite_description(), 88) +
+         R"(
+
+Tune classes (--tune CLASS; m x n x k, with --trans and --dtype as given):
+)" + tune_classes_description() +
+         R"(
+
+)" + wrapped(tuning_description(), 88) +
          R"(
 
 Columns: time is the median of the timed runs (CUDA events); TFLOP/s = 2 m n k batch /
@@ -94,13 +121,19 @@ Exit status: 0 every row that ran verified (or --verify none); 1 a FAIL or an er
 2 no usable CUDA GPU (one line on stderr says why); 64 a bad command line.)";
 }
 
-// Fills options.shapes from the shape options, or from the suite.
+// Fills options.shapes from the shape options, the suite or the tune class.
 void build_shapes(BenchOptions& o, const std::string& m, const std::string& n, const std::string& k,
                   const std::string& size, const std::string& trans, std::int64_t batch) {
   const auto ops = parse_trans_list(trans);
   if (!o.suite.empty()) {
     for (const auto& [opa, opb] : ops) {
       for (const Shape& s : standard_suite_shapes(opa, opb)) o.shapes.push_back(s);
+    }
+    return;
+  }
+  if (!o.tune_class.empty()) {
+    for (const auto& [opa, opb] : ops) {
+      for (Shape& s : tune_shapes(o.tune_class, opa, opb)) o.shapes.push_back(std::move(s));
     }
     return;
   }
@@ -128,6 +161,14 @@ void build_shapes(BenchOptions& o, const std::string& m, const std::string& n, c
       for (std::int64_t ni : ns)
         for (std::int64_t ki : ks) o.shapes.push_back(Shape{mi, ni, ki, batch, opa, opb});
   }
+}
+
+// A tuning run measures less than a normal one (tuning.hpp says why), except where the
+// command line asks for more.
+void apply_tuning_defaults(BenchOptions& o, const CLI::App& app) {
+  if (app.count("--iters") == 0) o.iterations = kTuneIterations;
+  if (app.count("--warmup") == 0) o.warmup = kTuneWarmup;
+  if (app.count("--budget") == 0) o.budget_seconds = kTuneBudgetSeconds;
 }
 
 }  // namespace
@@ -180,11 +221,12 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
   app.get_formatter()->column_width(34);
   app.footer(help_footer());
 
-  app.add_option("--kernel", kernels,
-                 "Comma list of: a kernel name, a family (or family:NAME), 'all' (every registered kernel, "
-                 "ladder order), 'auto' (the library's own choice), 'cublas' (cuBLAS alone)")
-      ->type_name("LIST")
-      ->capture_default_str();
+  auto* kernel_opt =
+      app.add_option("--kernel", kernels,
+                     "Comma list of: a kernel name, a family (or family:NAME), 'all' (every registered kernel, "
+                     "ladder order), 'auto' (the library's own choice), 'cublas' (cuBLAS alone)")
+          ->type_name("LIST")
+          ->capture_default_str();
   app.add_flag("--no-cublas", no_cublas, "Leave out the cuBLAS row (then there is no % cuBLAS)");
   auto* m_opt = app.add_option("--m", m, "Rows of C and op(A): a value, a comma list or start:end:step (end "
                                          "inclusive); shapes are all m x n x k combinations. Default 4096")
@@ -228,6 +270,20 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
   auto* suite_opt = app.add_option("--suite", o.suite, "Run a fixed shape list: 'standard' (see below)")
                         ->check(CLI::IsMember({"standard"}));
   suite_opt->excludes(size_opt)->excludes(m_opt)->excludes(n_opt)->excludes(k_opt)->excludes(batch_opt);
+  auto* tune_opt = app.add_option("--tune", o.tune_class,
+                                  "Rank --tune-family's configurations on each shape of a class and print the "
+                                  "winners: square, odd, tall, wide, small or all (see below; fewer runs by "
+                                  "default)")
+                       ->type_name("CLASS")
+                       ->check(CLI::IsMember(tune_class_names()));
+  tune_opt->excludes(kernel_opt)->excludes(suite_opt)->excludes(size_opt)->excludes(m_opt)->excludes(n_opt)
+      ->excludes(k_opt)->excludes(batch_opt);
+  o.tune_family = kDefaultTuneFamily;
+  app.add_option("--tune-family", o.tune_family,
+                 "The family --tune sweeps: its auto-eligible kernels that compute --dtype, from the registry")
+      ->type_name("FAMILY")
+      ->needs(tune_opt)
+      ->capture_default_str();
   app.add_option("--csv", o.csv_path, "Also write the results as CSV (banner fields on every line)")
       ->type_name("FILE");
   app.add_option("--json", o.json_path, "Also write the banner, settings and results as JSON (for tools/plot)")
@@ -252,7 +308,11 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
     if (o.markdown && o.format == OutputFormat::Sample) {
       throw CLI::ValidationError("--markdown", "applies to the table; it cannot be combined with --format sample");
     }
+    if (!o.tune_class.empty() && o.format == OutputFormat::Sample) {
+      throw CLI::ValidationError("--tune", "prints its own rankings; it cannot be combined with --format sample");
+    }
     if (!o.suite.empty() && app.count("--kernel") == 0) o.kernels = {"auto"};
+    if (!o.tune_class.empty()) apply_tuning_defaults(o, app);
     build_shapes(o, m, n, k, size, trans, batch);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e, out, err);

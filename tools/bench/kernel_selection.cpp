@@ -1,6 +1,7 @@
 #include "kernel_selection.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <stdexcept>
 
@@ -9,14 +10,34 @@ namespace {
 
 constexpr std::string_view kFamilyPrefix = "family:";
 
-std::string known_words(const Registry& registry) {
-  std::string names, families;
-  std::set<std::string> seen_families;
+// "naive, smem_tiled, ...": the families, in registry order.
+std::string family_list(const Registry& registry) {
+  std::string families;
+  std::set<std::string> seen;
   for (const auto& e : registry.entries()) {
-    names += (names.empty() ? "" : ", ") + e.name;
-    if (seen_families.insert(e.family).second) families += (families.empty() ? "" : ", ") + e.family;
+    if (seen.insert(e.family).second) families += (families.empty() ? "" : ", ") + e.family;
   }
-  return "kernels: " + names + "; families: " + families + "; or all, auto, cublas";
+  return families;
+}
+
+std::string known_words(const Registry& registry) {
+  std::string names;
+  for (const auto& e : registry.entries()) names += (names.empty() ? "" : ", ") + e.name;
+  return "kernels: " + names + "; families: " + family_list(registry) + "; or all, auto, cublas";
+}
+
+// The registry's dtypes field is words ("fp32", "fp16, bf16"); true when `dtype` is one.
+bool computes_dtype(const KernelEntry& entry, const std::string& dtype) {
+  std::string word;
+  for (const char c : entry.dtypes + " ") {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      word += c;
+      continue;
+    }
+    if (word == dtype) return true;
+    word.clear();
+  }
+  return false;
 }
 
 }  // namespace
@@ -60,6 +81,34 @@ KernelSelection select_kernels(const std::vector<std::string>& words, const Regi
                                   known_words(registry) + ")");
     }
   }
+  return selection;
+}
+
+KernelSelection select_tuning_kernels(const std::string& family, const std::string& dtype,
+                                      const Registry& registry, bool include_cublas) {
+  KernelSelection selection;
+  selection.cublas = include_cublas;
+  bool family_known = false;
+  std::set<std::string> eligible_dtypes;
+  for (const auto& e : registry.entries()) {
+    if (e.family != family) continue;
+    family_known = true;
+    if (!e.auto_eligible) continue;
+    eligible_dtypes.insert(e.dtypes);
+    if (computes_dtype(e, dtype)) selection.kernels.push_back(KernelChoice{e.name, &e});
+  }
+  if (!family_known) {
+    throw std::invalid_argument("--tune-family: no family '" + family + "' (families: " + family_list(registry) +
+                                ")");
+  }
+  if (selection.kernels.empty()) {
+    std::string computed;
+    for (const auto& d : eligible_dtypes) computed += (computed.empty() ? "" : "; ") + d;
+    throw std::invalid_argument("--tune-family " + family + ": no auto-eligible kernel computes " + dtype +
+                                (computed.empty() ? std::string(" (none is auto-eligible)")
+                                                  : " (they compute: " + computed + ")"));
+  }
+  selection.kernels.push_back(KernelChoice{"auto", nullptr});
   return selection;
 }
 

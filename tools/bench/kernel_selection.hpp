@@ -26,4 +26,11 @@ struct KernelSelection {
 KernelSelection select_kernels(const std::vector<std::string>& words, const Registry& registry,
                                bool include_cublas);
 
+// --tune: the auto-eligible kernels of `family` that compute `dtype` (the registry's
+// dtypes field), in registry order, then 'auto', so that its choice is measured next to
+// them. Whether each can implement a shape is the library's answer at run time (the row
+// is n/s otherwise). Throws std::invalid_argument when the family has none.
+KernelSelection select_tuning_kernels(const std::string& family, const std::string& dtype,
+                                      const Registry& registry, bool include_cublas);
+
 }  // namespace tilemm::bench

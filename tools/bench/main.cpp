@@ -16,8 +16,10 @@
 #include "progress.hpp"
 #include "report_console.hpp"
 #include "report_files.hpp"
+#include "report_tune.hpp"
 #include "runner.hpp"
 #include "suite.hpp"
+#include "tune_summary.hpp"
 #include "tilemm/tilemm.h"
 
 namespace tilemm::bench {
@@ -69,6 +71,10 @@ BenchSettings settings_of(const BenchOptions& o) {
   BenchSettings s;
   s.dtype = o.dtype;
   s.suite = o.suite;
+  if (!o.tune_class.empty()) {
+    s.tune = o.tune_class;
+    s.tune_family = o.tune_family;
+  }
   s.warmup = o.warmup;
   s.iterations = o.iterations;
   s.budget_seconds = o.budget_seconds;
@@ -111,7 +117,12 @@ int run(const BenchOptions& options, const KernelSelection& selection) {
   progress.clear();
   report.comparisons = compare_with_cublas(report.rows);
 
-  if (!sample) print_results_table(std::cout, report, options.markdown);
+  if (!options.tune_class.empty()) {
+    report.tune = summarize_tuning(report.rows, options.tune_class, options.tune_family);
+    print_tune_report(std::cout, report, options.markdown);
+  } else if (!sample) {
+    print_results_table(std::cout, report, options.markdown);
+  }
   std::cout << '\n';
   print_summary(std::cout, report);
   if (!options.json_path.empty()) write_json_file(options.json_path, report);
@@ -138,7 +149,10 @@ int main(int argc, char** argv) {
   }
   KernelSelection selection;
   try {
-    selection = select_kernels(options.kernels, tilemm::registry(), options.include_cublas);
+    selection = options.tune_class.empty()
+                    ? select_kernels(options.kernels, tilemm::registry(), options.include_cublas)
+                    : select_tuning_kernels(options.tune_family, options.dtype, tilemm::registry(),
+                                            options.include_cublas);
   } catch (const std::invalid_argument& e) {
     std::cerr << "tilemm-bench: " << e.what() << "\nRun with --help for more information.\n";
     return kUsageExitCode;

@@ -21,6 +21,10 @@ struct Shape {
   std::int64_t m = 0, n = 0, k = 0;
   std::int64_t batch = 1;
   Op opa = Op::N, opb = Op::N;
+  // The --tune class the shape was chosen for ("square", ...); "" outside a tuning run.
+  // Reports tag each row with it; label() leaves it out. The braces keep brace-initialized
+  // shapes that stop before it free of -Wmissing-field-initializers.
+  std::string tune_class{};
 
   double flops() const {
     return 2.0 * double(m) * double(n) * double(k) * double(batch);
@@ -50,6 +54,10 @@ struct BenchOptions {
   int cooldown_ms = 200;
   VerifyMode verify = VerifyMode::Auto;
   std::string suite;  // "" or "standard"
+  // --tune: "" or a class of tuning.hpp ("all" for every class); the shapes are then the
+  // class's, and the kernels tune_family's auto-eligible ones, 'auto' and cuBLAS.
+  std::string tune_class;
+  std::string tune_family;
   std::string csv_path;
   std::string json_path;
   bool markdown = false;

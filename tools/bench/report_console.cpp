@@ -10,17 +10,6 @@
 namespace tilemm::bench {
 namespace {
 
-std::string check_cell(const RunResult& r) {
-  if (r.status == RowStatus::Failed) return "ERROR";
-  if (r.status == RowStatus::NotSupported) return "n/s";
-  return check_name(r.check);
-}
-
-std::string note_cell(const RunResult& r) {
-  if (r.status == RowStatus::Failed) return r.status_detail + (r.note.empty() ? "" : "; " + r.note);
-  return r.note;
-}
-
 std::string percent(std::optional<double> value) {
   return value ? fixed(value, 1) + "%" : "-";
 }
@@ -38,6 +27,17 @@ std::string verification_words(const std::string& method) {
 }
 
 }  // namespace
+
+std::string check_cell(const RunResult& r) {
+  if (r.status == RowStatus::Failed) return "ERROR";
+  if (r.status == RowStatus::NotSupported) return "n/s";
+  return check_name(r.check);
+}
+
+std::string note_cell(const RunResult& r) {
+  if (r.status == RowStatus::Failed) return r.status_detail + (r.note.empty() ? "" : "; " + r.note);
+  return r.note;
+}
 
 void print_banner(std::ostream& out, const BenchReport& report, bool markdown) {
   const DeviceReport& d = report.device;

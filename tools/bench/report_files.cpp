@@ -48,6 +48,8 @@ Json device_json(const BenchReport& report) {
 Json settings_json(const BenchSettings& s) {
   return Json{{"dtype", s.dtype},
               {"suite", s.suite},
+              {"tune", s.tune},
+              {"tune_family", s.tune_family},
               {"warmup", s.warmup},
               {"iterations", s.iterations},
               {"budget_seconds", s.budget_seconds},
@@ -69,6 +71,7 @@ std::vector<std::pair<const char*, Json>> row_fields(const RunResult& r) {
       {"k", r.shape.k},
       {"batch", r.shape.batch},
       {"trans", op_code(r.shape.opa, r.shape.opb)},
+      {"tune_class", r.shape.tune_class},
       {"dtype", r.dtype},
       {"alpha", r.alpha},
       {"beta", r.beta},
@@ -115,6 +118,33 @@ Json comparison_json(const CublasComparison& c) {
               {"worst_kernel", c.worst_kernel},   {"worst_ratio", number(c.worst_ratio)}};
 }
 
+// null outside a tuning run, so that every report has the same keys.
+Json tune_json(const std::optional<TuneSummary>& tune) {
+  if (!tune) return nullptr;
+  Json winners = Json::array();
+  for (const TuneWinner& w : tune->winners) {
+    winners.push_back(Json{{"tune_class", w.shape.tune_class},
+                           {"shape", w.shape.label()},
+                           {"configurations", w.configurations},
+                           {"fastest", w.fastest},
+                           {"fastest_ms", number(w.fastest_ms)},
+                           {"fastest_tflops", number(w.fastest_tflops)},
+                           {"fastest_vs_cublas", number(w.fastest_vs_cublas)},
+                           {"auto_kernel", w.auto_kernel},
+                           {"auto_chose_fastest", w.auto_chose_fastest()},
+                           {"auto_slowdown", number(w.auto_slowdown)}});
+  }
+  Json speeds = Json::array();
+  for (const RelativeSpeed& s : tune->relative_speeds) {
+    speeds.push_back(Json{{"kernel", s.kernel}, {"relative_speed", number(s.relative_speed)}, {"shapes", s.shapes}});
+  }
+  return Json{{"class", tune->tune_class},
+              {"family", tune->family},
+              {"winners", std::move(winners)},
+              {"large_squares", tune->large_squares},
+              {"relative_speeds", std::move(speeds)}};
+}
+
 std::string csv_field(const Json& value) {
   if (value.is_null()) return "";
   std::string text = value.is_string() ? value.get<std::string>() : value.dump();
@@ -154,7 +184,8 @@ Json report_to_json(const BenchReport& report) {
               {"device", device_json(report)},
               {"settings", settings_json(report.settings)},
               {"results", std::move(rows)},
-              {"comparisons", std::move(comparisons)}};
+              {"comparisons", std::move(comparisons)},
+              {"tune", tune_json(report.tune)}};
 }
 
 void write_json(std::ostream& out, const BenchReport& report) { out << report_to_json(report).dump(2) << '\n'; }

@@ -1,5 +1,6 @@
-// What a run produced: one row per (shape, kernel), the device banner, the settings and
-// the summary against cuBLAS. Filled by the runner, read by every report format.
+// What a run produced: one row per (shape, kernel), the device banner, the settings, the
+// summary against cuBLAS and, for --tune, the winners (computed by tune_summary.hpp).
+// Filled by the runner, read by every report format.
 #pragma once
 
 #include <optional>
@@ -79,9 +80,40 @@ struct CublasComparison {
   double worst_ratio = 0.0;
 };
 
+// --tune, one shape: the fastest configuration that ran and verified, and auto's choice.
+struct TuneWinner {
+  Shape shape;  // carries its tune class
+  int configurations = 0;  // that ran and verified on this shape
+  std::string fastest;     // "" when none did
+  std::optional<double> fastest_ms, fastest_tflops;
+  std::optional<double> fastest_vs_cublas;  // its TFLOP/s over cuBLAS's
+  std::string auto_kernel;                  // what 'auto' ran; "" when it did not run
+  // The time of auto's choice over the fastest's (1 when it chose the fastest).
+  std::optional<double> auto_slowdown;
+  bool auto_chose_fastest() const { return !fastest.empty() && auto_kernel == fastest; }
+};
+
+// --tune, one configuration over the large squares: the number for the family's
+// relative_speed column (tune_summary.hpp says how it is computed).
+struct RelativeSpeed {
+  std::string kernel;
+  double relative_speed = 0.0;  // geometric mean of its speed over the best configuration's
+  int shapes = 0;               // large squares it ran and verified on
+};
+
+struct TuneSummary {
+  std::string tune_class;  // as asked: a class or "all"
+  std::string family;
+  std::vector<TuneWinner> winners;              // one per shape, in run order
+  int large_squares = 0;                        // shapes the relative speeds are taken over
+  std::vector<RelativeSpeed> relative_speeds;   // fastest first; empty without large squares
+};
+
 struct BenchSettings {
   std::string dtype;
   std::string suite;
+  std::string tune;         // --tune's class, "" when not tuning
+  std::string tune_family;  // "" when not tuning
   int warmup = 0;
   int iterations = 0;
   double budget_seconds = 0.0;
@@ -99,6 +131,7 @@ struct BenchReport {
   BenchSettings settings;
   std::vector<RunResult> rows;
   std::vector<CublasComparison> comparisons;
+  std::optional<TuneSummary> tune;  // set by a --tune run
 };
 
 }  // namespace tilemm::bench
