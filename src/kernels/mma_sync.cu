@@ -55,16 +55,15 @@
 // Any m, n, k, op, batch.
 // Next step: Hopper's wgmma with TMA-loaded operands, which reads B (and A) straight
 // from shared memory and doubles the tensor-core rate mma.sync can reach on sm_90.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/gemm_common.cuh"
+#include "kernels/mma_sync_layout.cuh"
 #include "ptx/cp_async.cuh"
 #include "ptx/cvt.cuh"
 #include "ptx/ldmatrix.cuh"
@@ -72,77 +71,7 @@
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
 
-// See naive.cu: kernel configurations are global-namespace types for nvcc 13.
-enum class TilemmMmaInput { BF16, F16, TF32 };
-enum class TilemmMmaOperandLoad { AsyncCopy16, ScalarRegisters };
-
-struct TilemmMmaSyncConfig {
-  TilemmMmaInput input;
-  int bm, bn, bk;  // block tile; bk in elements
-  int warps_m, warps_n;
-  int stages;  // shared-memory buffers: the cp.async ring depth (ScalarRegisters: 2)
-  TilemmMmaOperandLoad load;
-  int min_blocks_per_sm;  // __launch_bounds__ occupancy target
-
-  consteval int element_bytes() const { return input == TilemmMmaInput::TF32 ? 4 : 2; }
-  consteval int chunk_elements() const { return 16 / element_bytes(); }  // one 16-byte chunk
-  consteval int mma_k() const { return input == TilemmMmaInput::TF32 ? 8 : 16; }
-  consteval int warp_tile_m() const { return bm / warps_m; }
-  consteval int warp_tile_n() const { return bn / warps_n; }
-  consteval int m_tiles() const { return warp_tile_m() / 16; }  // mma tiles per warp along m
-  consteval int n_tiles() const { return warp_tile_n() / 8; }   // and along n
-  consteval int threads() const { return 32 * warps_m * warps_n; }
-  // The largest stage over the four ops (tf32 rows read by 4-byte loads carry 32 bytes
-  // of padding, see MmaTileLayout), for every op.
-  consteval std::int64_t smem_bytes() const {
-    const int padding = input == TilemmMmaInput::TF32 ? 2 * bk * 32 : 0;
-    return std::int64_t(stages) * ((bm + bn) * bk * element_bytes() + padding);
-  }
-  static consteval bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
-  consteval bool valid() const {
-    const int ce = chunk_elements();
-    // Chunks per shared row: bk / ce (k-contiguous) and bm / ce, bn / ce (x-contiguous),
-    // powers of two for the XOR swizzle; x-contiguous rows of at least 8 chunks.
-    return warps_m * warp_tile_m() == bm && warps_n * warp_tile_n() == bn && warp_tile_m() % 16 == 0 &&
-           warp_tile_n() % 16 == 0 && bk % mma_k() == 0 && power_of_two(bk / ce) && bk / ce >= 2 &&
-           bk / ce <= 8 && power_of_two(bm / ce) && power_of_two(bn / ce) && bm / ce >= 8 && bn / ce >= 8 &&
-           stages >= 2 && stages <= 8 && (load == TilemmMmaOperandLoad::AsyncCopy16 || stages == 2) &&
-           threads() <= 1024 && bm * bk / ce % threads() == 0 && bn * bk / ce % threads() == 0 &&
-           min_blocks_per_sm >= 1;
-  }
-};
-
 namespace tilemm::kernels {
-
-template <TilemmMmaInput kInput>
-struct MmaInputTraits;
-template <>
-struct MmaInputTraits<TilemmMmaInput::BF16> {
-  using Element = __nv_bfloat16;
-  static constexpr DType kDType = DType::BF16;
-  static constexpr const char* kName = "bf16";
-  __device__ static unsigned bits(Element x) { return __bfloat16_as_ushort(x); }
-  __device__ static float to_float(Element x) { return __bfloat162float(x); }
-  __device__ static Element from_float(float x) { return __float2bfloat16_rn(x); }
-};
-template <>
-struct MmaInputTraits<TilemmMmaInput::F16> {
-  using Element = __half;
-  static constexpr DType kDType = DType::F16;
-  static constexpr const char* kName = "fp16";
-  __device__ static unsigned bits(Element x) { return __half_as_ushort(x); }
-  __device__ static float to_float(Element x) { return __half2float(x); }
-  __device__ static Element from_float(float x) { return __float2half_rn(x); }
-};
-template <>
-struct MmaInputTraits<TilemmMmaInput::TF32> {
-  using Element = float;
-  static constexpr DType kDType = DType::F32;
-  static constexpr const char* kName = "tf32";
-  __device__ static unsigned bits(Element x) { return __float_as_uint(x); }
-  __device__ static float to_float(Element x) { return x; }
-  __device__ static Element from_float(float x) { return x; }
-};
 
 // The kernel's arguments (by value, in the parameter constant bank). C is either fp32
 // or the 16-bit input type, a run-time choice: it only changes the epilogue.
@@ -179,252 +108,6 @@ inline MmaSyncParams make_mma_sync_params(const GemmProblem& p) {
   q.c_is_fp32 = p.c_type == DType::F32;
   return q;
 }
-
-// Shared-memory geometry of one stage of one operand: kRows rows of kRowChunks 16-byte
-// chunks, XOR-swizzled (see the header comment); the swizzle repeats after 8 rows and
-// only permutes the chunks within a row. The tf32 rows read by 4-byte loads are padded
-// instead (32 bytes, so rows t = 0..3 start 8 banks apart): the same conflict-free reads
-// with addresses that differ by constants only.
-template <TilemmMmaSyncConfig kCfg, int X, bool kKContig>
-struct MmaTileLayout {
-  static constexpr int kChunkElements = kCfg.chunk_elements();
-  static constexpr int kRows = kKContig ? X : kCfg.bk;
-  static constexpr int kRowChunks = kKContig ? kCfg.bk / kChunkElements : X / kChunkElements;
-  // tf32 stored x-contiguous is read by 4-byte loads, everything else by ldmatrix.
-  static constexpr bool kScalarReads = kCfg.input == TilemmMmaInput::TF32 && !kKContig;
-  static constexpr int kPitch = kRowChunks * 16 + (kScalarReads ? 32 : 0);  // bytes per row
-  static constexpr int kBytes = kRows * kPitch;
-  static constexpr int kSwizzleWidth = kRowChunks < 8 ? kRowChunks : 8;
-
-  __host__ __device__ static constexpr int swizzle(int row, int chunk) {
-    if constexpr (kScalarReads) {
-      return chunk;
-    } else {
-      return chunk ^ ((row / (8 / kSwizzleWidth)) & (kSwizzleWidth - 1));
-    }
-  }
-  __host__ __device__ static constexpr int byte_offset(int row, int chunk) {
-    return row * kPitch + 16 * swizzle(row, chunk);
-  }
-};
-
-// Where a lane's fragment reads of one operand land in a stage. The lane's first
-// address (with its warp's offset folded in) is computed once; every other fragment of
-// the stage is that offset XOR a constant chunk step (the XOR swizzle commutes with a
-// chunk step whose bits the lane's own chunk index does not use) plus a constant whole
-// number of swizzle periods of rows. So a k-step costs a few XORs, not a register per
-// fragment. consistent() checks the shortcut against byte_offset() for every lane,
-// warp and fragment at compile time, conflict_free() the bank claim of the header.
-//
-// Fragment reads (x = m for A, n for B; xo = offset within the warp tile):
-//   k-contiguous (ldmatrix): rows x, chunk 2 ks + (second k half);
-//   x-contiguous 16-bit (ldmatrix.trans): rows 16 ks + (second k half) 8 + r,
-//     chunk (warp x0 + xo) / 8 + (second x half);
-//   x-contiguous tf32 (4-byte loads): element (row 8 ks + 4 h + t, x = warp x0 + xo + g).
-// The ldmatrix matrices of A are (x 0-7, k 0-7), (x 8-15, k 0-7), (x 0-7, k 8-15),
-// (x 8-15, k 8-15) in the order of a[0..3]; those of a B pair are (x 0-7, k 0-7),
-// (x 0-7, k 8-15), (x 8-15, k 0-7), (x 8-15, k 8-15) in the order b0[0], b0[1], b1[0],
-// b1[1] (k counted in 16-bit elements; tf32 chunks hold 4 k instead of 8).
-template <TilemmMmaSyncConfig kCfg, bool kIsA, bool kKContig>
-struct MmaFragmentAddress {
-  static constexpr int X = kIsA ? kCfg.bm : kCfg.bn;
-  static constexpr int kWarps = kIsA ? kCfg.warps_m : kCfg.warps_n;
-  static constexpr int kWarpTile = kIsA ? kCfg.warp_tile_m() : kCfg.warp_tile_n();
-  static constexpr int kKSteps = kCfg.bk / kCfg.mma_k();
-  using L = MmaTileLayout<kCfg, X, kKContig>;
-  static constexpr bool kScalar = L::kScalarReads;
-
-  // ldmatrix: which 8-row half along x and which chunk (k half) lane's matrix covers.
-  __host__ __device__ static constexpr int x_half(int lane) { return kIsA ? (lane / 8) % 2 : (lane / 8) / 2; }
-  __host__ __device__ static constexpr int k_half(int lane) { return kIsA ? (lane / 8) / 2 : (lane / 8) % 2; }
-
-  __host__ __device__ static constexpr int lane_offset(int lane, int warp_x0) {
-    const int r = lane % 8;
-    if constexpr (kScalar) {
-      const int g = lane / 4, t = lane % 4;
-      return t * L::kPitch + 4 * (warp_x0 + g);
-    } else if constexpr (kKContig) {
-      return L::byte_offset(warp_x0 + 8 * x_half(lane) + r, k_half(lane));
-    } else {
-      return L::byte_offset(8 * k_half(lane) + r, x_half(lane)) ^ (16 * (warp_x0 / 8));
-    }
-  }
-  // ldmatrix address of the 16-wide block at xo (a multiple of 16), k-step ks.
-  __host__ __device__ static constexpr int ldmatrix_offset(int lane_off, int xo, int ks) {
-    if constexpr (kKContig) {
-      return xo * L::kPitch + (lane_off ^ (16 * 2 * ks));
-    } else {
-      return 16 * ks * L::kPitch + (lane_off ^ (16 * (xo / 8)));
-    }
-  }
-  // 4-byte load of the element at x offset xo (a multiple of 8), row 8 ks + 4 h + t.
-  __host__ __device__ static constexpr int scalar_offset(int lane_off, int xo, int row_step) {
-    return row_step * L::kPitch + lane_off + 4 * xo;
-  }
-
-  // The same addresses straight from the layout.
-  static constexpr int direct_ldmatrix_offset(int lane, int warp_x0, int xo, int ks) {
-    const int r = lane % 8;
-    if constexpr (kKContig) {
-      return L::byte_offset(warp_x0 + xo + 8 * x_half(lane) + r, 2 * ks + k_half(lane));
-    } else {
-      return L::byte_offset(16 * ks + 8 * k_half(lane) + r, (warp_x0 + xo) / 8 + x_half(lane));
-    }
-  }
-  static constexpr int direct_scalar_offset(int lane, int warp_x0, int xo, int row_step) {
-    const int x = warp_x0 + xo + lane / 4;
-    return L::byte_offset(row_step + lane % 4, x / 4) + 4 * (x % 4);
-  }
-
-  static consteval bool consistent() {
-    for (int w = 0; w < kWarps; ++w)
-      for (int lane = 0; lane < 32; ++lane) {
-        const int off = lane_offset(lane, w * kWarpTile);
-        for (int ks = 0; ks < kKSteps; ++ks) {
-          if constexpr (kScalar) {
-            for (int xo = 0; xo < kWarpTile; xo += 8)
-              for (int h = 0; h < 2; ++h)
-                if (scalar_offset(off, xo, 8 * ks + 4 * h) != direct_scalar_offset(lane, w * kWarpTile, xo, 8 * ks + 4 * h))
-                  return false;
-          } else {
-            for (int xo = 0; xo < kWarpTile; xo += 16)
-              if (ldmatrix_offset(off, xo, ks) != direct_ldmatrix_offset(lane, w * kWarpTile, xo, ks)) return false;
-          }
-        }
-      }
-    return true;
-  }
-  // ldmatrix: the 8 rows of each matrix in 8 different 16-byte bank groups; 4-byte
-  // loads: the 32 lanes in 32 different banks. (Stages start at multiples of 128 bytes.)
-  static consteval bool conflict_free() {
-    for (int w = 0; w < kWarps; ++w)
-      for (int ks = 0; ks < kKSteps; ++ks)
-        for (int xo = 0; xo < kWarpTile; xo += kScalar ? 8 : 16)
-          for (int h = 0; h < (kScalar ? 2 : 1); ++h) {
-            unsigned used[4] = {0u, 0u, 0u, 0u};  // per matrix (ldmatrix) or one warp-wide set
-            for (int lane = 0; lane < 32; ++lane) {
-              if constexpr (kScalar) {
-                const int bank = (direct_scalar_offset(lane, w * kWarpTile, xo, 8 * ks + 4 * h) / 4) % 32;
-                if (used[0] & (1u << bank)) return false;
-                used[0] |= 1u << bank;
-              } else {
-                const int group = (direct_ldmatrix_offset(lane, w * kWarpTile, xo, ks) / 16) % 8;
-                if (used[lane / 8] & (1u << group)) return false;
-                used[lane / 8] |= 1u << group;
-              }
-            }
-          }
-    return true;
-  }
-};
-
-// A thread's share of the copies of one operand tile, fixed for a whole column of
-// k-tiles: computed once, so that a k-tile costs one 64-bit multiply-add and a compare
-// or two per chunk. Thread tid copies chunk tid % R of rows tid / R + p * (threads / R)
-// (R = chunks per row, a divisor of the thread count): consecutive threads take
-// consecutive 16 bytes of a row of the storage (coalesced), and since threads / R is a
-// whole number of swizzle periods every pass lands at the same swizzled chunk, at a
-// constant row step. Outside the matrix the chunk is zero-filled: the count of its
-// elements inside is what the copy (or the scalar loads) use.
-template <TilemmMmaSyncConfig kCfg, int X, bool kKContig, class T>
-struct MmaOperandCopier {
-  using L = MmaTileLayout<kCfg, X, kKContig>;
-  static constexpr int kCE = L::kChunkElements;
-  static constexpr int kRowsPerPass = kCfg.threads() / L::kRowChunks;
-  static constexpr int kPasses = L::kRows / kRowsPerPass;
-  static constexpr int kSmemPassStep = kRowsPerPass * L::kPitch;
-  static_assert(kCfg.threads() % L::kRowChunks == 0 && L::kRows % kRowsPerPass == 0);
-  static_assert(!kKContig || kPasses <= 31, "one bit per pass in x_state");
-
-  // Only what the k-loop needs is kept (registers are scarce next to the accumulators);
-  // the operand's base and ld are passed in again, ld straight from the kernel's
-  // parameters (constant memory).
-  std::int64_t offset0;        // element offset of pass 0's chunk in k-tile 0
-  std::int64_t k_extent_left;  // k-contiguous: extent_k - the chunk's k; x-contiguous: extent_k - row
-  int x_state;                 // k-contiguous: bit p = pass p's row inside; x-contiguous: elements inside along x
-  int smem_offset;             // byte offset of pass 0's chunk in a stage
-
-  // The swizzled position of pass p is pass 0's plus p whole row steps (compile-time check).
-  static consteval bool passes_share_swizzle() {
-    for (int tid = 0; tid < kCfg.threads(); ++tid)
-      for (int p = 0; p < kPasses; ++p) {
-        const int row = tid / L::kRowChunks + p * kRowsPerPass, chunk = tid % L::kRowChunks;
-        if (L::byte_offset(row, chunk) != L::byte_offset(tid / L::kRowChunks, chunk) + p * kSmemPassStep) return false;
-      }
-    return true;
-  }
-  static_assert(passes_share_swizzle());
-
-  __device__ MmaOperandCopier(std::int64_t ld, std::int64_t extent_x, std::int64_t extent_k, std::int64_t x0,
-                              int tid) {
-    const int row = tid / L::kRowChunks, chunk = tid % L::kRowChunks;
-    smem_offset = L::byte_offset(row, chunk);
-    if constexpr (kKContig) {
-      // Rows are x, chunks run along k.
-      offset0 = (x0 + row) * ld + chunk * kCE;
-      k_extent_left = extent_k - chunk * kCE;
-      x_state = 0;
-#pragma unroll
-      for (int p = 0; p < kPasses; ++p) x_state |= (x0 + row + p * kRowsPerPass < extent_x ? 1 : 0) << p;
-    } else {
-      // Rows are k, chunks run along x.
-      offset0 = x0 + chunk * kCE + row * ld;
-      k_extent_left = extent_k - row;
-      const std::int64_t left = extent_x - x0 - chunk * kCE;
-      x_state = int(left <= 0 ? 0 : (left >= kCE ? kCE : left));
-    }
-  }
-
-  // Elements inside the matrix of pass p's chunk in k-tile kt.
-  __device__ __forceinline__ int elements(int p, std::int64_t kt) const {
-    const std::int64_t k_left = k_extent_left - kt * kCfg.bk;
-    if constexpr (kKContig) {
-      const int along = int(k_left <= 0 ? 0 : (k_left >= kCE ? kCE : k_left));
-      return (x_state >> p) & 1 ? along : 0;
-    } else {
-      return k_left > std::int64_t(p) * kRowsPerPass ? x_state : 0;
-    }
-  }
-  // Pass p's chunk in k-tile kt; the operand's base (never read) when the chunk is empty.
-  __device__ __forceinline__ const T* source(const T* base, std::int64_t ld, int p, std::int64_t kt,
-                                             int elements_inside) const {
-    const std::int64_t k_step = kKContig ? std::int64_t(kCfg.bk) : kCfg.bk * ld;
-    return elements_inside > 0 ? base + (offset0 + kt * k_step + p * (kRowsPerPass * ld)) : base;
-  }
-
-  // cp.async path: the 16-byte copies of k-tile kt into a stage.
-  __device__ __forceinline__ void issue(char* stage, const T* base, std::int64_t ld, std::int64_t kt) const {
-#pragma unroll
-    for (int p = 0; p < kPasses; ++p) {
-      const int n = elements(p, kt);
-      ptx::cp_async_cg_16(stage + smem_offset + p * kSmemPassStep, source(base, ld, p, kt, n), n * int(sizeof(T)));
-    }
-  }
-
-  // Scalar-load path: k-tile kt element by element into registers, packed as chunks...
-  __device__ __forceinline__ void load(uint4 (&staged)[kPasses], const T* base, std::int64_t ld,
-                                       std::int64_t kt) const {
-    using Traits = MmaInputTraits<kCfg.input>;
-    constexpr int kBitsPerElement = 8 * int(sizeof(T));
-    constexpr int kPerWord = 32 / kBitsPerElement;
-#pragma unroll
-    for (int p = 0; p < kPasses; ++p) {
-      const int n = elements(p, kt);
-      const T* src = source(base, ld, p, kt, n);
-      unsigned words[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-      for (int e = 0; e < kCE; ++e) {
-        if (e < n) words[e / kPerWord] |= Traits::bits(src[e]) << (kBitsPerElement * (e % kPerWord));
-      }
-      staged[p] = make_uint4(words[0], words[1], words[2], words[3]);
-    }
-  }
-  // ... and from there into a stage.
-  __device__ __forceinline__ void store(char* stage, const uint4 (&staged)[kPasses]) const {
-#pragma unroll
-    for (int p = 0; p < kPasses; ++p) *reinterpret_cast<uint4*>(stage + smem_offset + p * kSmemPassStep) = staged[p];
-  }
-};
 
 __device__ __forceinline__ unsigned mma_tf32_operand(const char* stage, int offset) {
   return ptx::cvt_rna_tf32_f32(*reinterpret_cast<const float*>(stage + offset));
@@ -804,22 +487,13 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
   return e;
 }
 
-// The configurations of one input type: {bm, bn, bk, warps_m, warps_n, stages, load,
-// min blocks per SM}; bk is 32 halves or 16 floats, 64 bytes per shared row either way.
+// Registers the configurations of one input type (mma_sync_layout.cuh has the table).
 template <TilemmMmaInput kIn>
 void add_mma_sync_configs(Registry& r) {
-  constexpr int kBK = kIn == TilemmMmaInput::TF32 ? 16 : 32;
-  constexpr auto kAsync = TilemmMmaOperandLoad::AsyncCopy16;
-  // 8 warps of 64 x 64: the most reuse per ldmatrix; one block per SM.
-  r.add(make_mma_sync_entry<TilemmMmaSyncConfig{kIn, 128, 256, kBK, 2, 4, 3, kAsync, 1}>(1.00));
-  // 4 warps of 64 x 64: two blocks per SM, twice the tiles for mid-size problems.
-  r.add(make_mma_sync_entry<TilemmMmaSyncConfig{kIn, 128, 128, kBK, 2, 2, 4, kAsync, 2}>(0.95));
-  // 4 warps of 32 x 32: small and skinny problems, where tiles are few. (Three blocks
-  // per SM: at four, 128 registers, the tf32 4-byte-read variants spill.)
-  r.add(make_mma_sync_entry<TilemmMmaSyncConfig{kIn, 64, 64, kBK, 2, 2, 4, kAsync, 3}>(0.60));
-  // Any leading dimension: 8 warps of 64 x 32 (the staged chunks need registers too).
-  r.add(make_mma_sync_entry<TilemmMmaSyncConfig{kIn, 128, 128, kBK, 2, 4, 2, TilemmMmaOperandLoad::ScalarRegisters,
-                                                1}>(0.50));
+  using Table = MmaSyncConfigTable<kIn>;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (r.add(make_mma_sync_entry<Table::configs[I]>(Table::relative_speed[I])), ...);
+  }(std::make_index_sequence<Table::kCount>{});
 }
 
 }  // namespace tilemm::kernels
