@@ -72,12 +72,22 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
                 {{129, 65, 1}, {1000, 7, 1}, {4097, 31, 129}, {7, 4097, 257}, {1, 1, 4097},
                  {1000, 1, 257}, {1, 1000, 31}, {2, 1000, 3}, {257, 127, 1031}},
                 2, {{0, 0}, {3, 1}}, types);
-    // The largest shape: once per op, one layout of each kind.
-    add_product(cases, {{4097, 4097, 4097}}, 1, {{0, 0}}, types);
-    add_product(cases, {{4097, 4097, 4097}}, 2, {{5, 1}}, types);
+    // The largest shape: each op once, alternating (alpha, beta) and layout, since each
+    // case costs a 4097^3 product and its fp64 reference (about 33 kernel/dtype pairs).
+    for (int op = 0; op < 4; ++op) {
+      GemmCase c = types;
+      c.m = c.n = c.k = 4097;
+      c.opa = kOps[op / 2];
+      c.opb = kOps[op % 2];
+      c.alpha = kAlphaBeta[op % 2][0];
+      c.beta = kAlphaBeta[op % 2][1];
+      c.ld_pad = op % 2 == 0 ? 0 : 5;
+      c.offset = op % 2 == 0 ? 0 : 1;
+      cases.push_back(c);
+    }
   } else {
     add_product(cases, {{1, 1, 1}, {7, 7, 7}, {17, 17, 17}, {65, 65, 65}, {129, 129, 129}, {257, 257, 257},
-                        {1000, 7, 1}, {257, 127, 1031}},
+                        {1000, 7, 1}, {257, 127, 1031}, {64, 32, 64}, {256, 128, 512}},
                 2, {{0, 0}, {3, 1}}, types);
   }
   // Strided batches, with broadcast A or B (stride 0).
