@@ -385,13 +385,6 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
   return launched;
 }
 
-// The fraction of the machine a grid of tiles keeps busy: the last wave of blocks is
-// partial, so 1.5 waves of work take 2 waves of time.
-inline double wave_efficiency(std::int64_t tiles, std::int64_t resident_blocks) {
-  if (tiles <= 0 || resident_blocks <= 0) return 0.0;
-  const std::int64_t waves = (tiles + resident_blocks - 1) / resident_blocks;
-  return double(tiles) / double(waves * resident_blocks);
-}
 
 template <TilemmCpAsyncConfig kCfg>
 int cp_async_blocks_per_sm() {

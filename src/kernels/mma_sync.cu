@@ -363,13 +363,6 @@ cudaError_t launch_mma_sync(const GemmProblem& prob, cudaStream_t stream) {
   });
 }
 
-// The share of the machine a grid of tiles keeps busy: the last wave is partial.
-inline double mma_sync_wave_efficiency(std::int64_t tiles, std::int64_t resident_blocks) {
-  if (tiles <= 0 || resident_blocks <= 0) return 0.0;
-  const std::int64_t waves = (tiles + resident_blocks - 1) / resident_blocks;
-  return double(tiles) / double(waves * resident_blocks);
-}
-
 template <TilemmMmaSyncConfig kCfg>
 int mma_sync_blocks_per_sm() {
   static const int blocks = [] {
@@ -475,7 +468,7 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
   e.auto_priority = int(base);
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
-    const double eff = mma_sync_wave_efficiency(tiles, std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>());
+    const double eff = wave_efficiency(tiles, std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>());
     return base + 100.0 * relative_speed * eff;
   };
   e.can_implement = mma_sync_can_implement<kCfg>;

@@ -81,6 +81,12 @@ void register_all_kernels(Registry& r) {
   register_mma_sync(r);
 }
 
+double wave_efficiency(std::int64_t tiles, std::int64_t resident_blocks) {
+  if (tiles <= 0 || resident_blocks <= 0) return 0.0;
+  const std::int64_t waves = (tiles + resident_blocks - 1) / resident_blocks;
+  return double(tiles) / double(waves * resident_blocks);
+}
+
 std::string require_fp32(const GemmProblem& p) {
   if (p.a_type != DType::F32 || p.b_type != DType::F32 || p.c_type != DType::F32 ||
       p.compute != Compute::F32) {

@@ -79,6 +79,11 @@ const Registry& registry();
 
 void register_all_kernels(Registry& r);
 
+// The fraction of the GPU a grid of `tiles` equal blocks keeps busy when
+// `resident_blocks` fit at once: the last wave is partial, so 1.5 waves of work take
+// 2 waves of time. The shape-aware auto scores are built on it.
+double wave_efficiency(std::int64_t tiles, std::int64_t resident_blocks);
+
 // Common can_implement pieces.
 std::string require_fp32(const GemmProblem& p);
 std::string require_compute_capability(const DeviceInfo& dev, int min_cc);
