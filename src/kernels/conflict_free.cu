@@ -146,39 +146,16 @@ __global__ void __launch_bounds__(kCfg.threads(), 2) conflict_free_gemm(GemmPara
 
 template <TilemmConflictFreeConfig kCfg>
 cudaError_t launch_conflict_free(const GemmProblem& prob, cudaStream_t stream) {
-  const GemmParams params = make_params(prob);
-  const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + kCfg.bn - 1) / kCfg.bn, 65535);
-  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), grid_z_for(prob.batch));
-  return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
-    conflict_free_gemm<kCfg, kTA, kTB><<<grid, kCfg.threads(), 0, stream>>>(params);
-    return cudaGetLastError();
-  });
+  return launch_block_tiles(prob, stream, kCfg.bm, kCfg.bn, kCfg.threads(),
+                            [](auto ops) { return conflict_free_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; });
 }
 
 template <TilemmConflictFreeConfig kCfg>
 KernelEntry make_conflict_free_entry(const char* name, const char* summary, int priority) {
-  KernelEntry e;
-  e.name = name;
-  e.family = "conflict_free";
-  e.ladder_step = 9;
-  e.summary = summary;
-  e.dtypes = "fp32";
-  e.min_compute_capability = 75;
-  e.requirements = "A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4";
-  e.arithmetic_intensity = 2.0 * kCfg.bm * kCfg.bn / (4.0 * (kCfg.bm + kCfg.bn));
-  e.auto_eligible = true;
-  e.auto_priority = priority;
-  e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
-    std::string r = require_fp32(p);
-    if (r.empty()) r = require_compute_capability(dev, 75);
-    if (r.empty()) r = require_quad_alignment(p);
-    if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
-    return r;
-  };
+  KernelEntry e = make_block_tile_entry(name, "conflict_free", 9, summary, priority, kCfg.bm, kCfg.bn, true);
   e.launch = launch_conflict_free<kCfg>;
   e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&conflict_free_gemm<kCfg, false, false>),
-                           kCfg.threads(), 0};
+    return KernelResources{reinterpret_cast<const void*>(&conflict_free_gemm<kCfg, false, false>), kCfg.threads(), 0};
   };
   return e;
 }

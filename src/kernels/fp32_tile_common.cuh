@@ -21,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/gemm_common.cuh"
+#include "registry/registry.hpp"
 
 namespace tilemm::kernels {
 
@@ -182,6 +183,58 @@ __device__ __forceinline__ OperandView operand_a(const GemmParams& p, std::int64
 }
 __device__ __forceinline__ OperandView operand_b(const GemmParams& p, std::int64_t b) {
   return OperandView{p.B + b * p.stride_b, p.ldb, p.n, p.k};
+}
+
+// ---- host side: the launch and registry entry every block-tiled fp32 kernel shares ----
+
+// The problem's ops as a type, so that a generic lambda can name the kernel
+// instantiation for them: [](auto ops) { return kernel<cfg, decltype(ops)::a, decltype(ops)::b>; }.
+template <bool kTransA, bool kTransB>
+struct OpsTag {
+  static constexpr bool a = kTransA;
+  static constexpr bool b = kTransB;
+};
+
+// Launches kernel_of(OpsTag<TA, TB>{}) (a __global__ function of the problem's ops)
+// over the block-tile grid: x over m tiles, y over n tiles (capped at 65535; the
+// kernels loop over the rest), z over the batch.
+template <class KernelOf>
+cudaError_t launch_block_tiles(const GemmProblem& prob, cudaStream_t stream, int bm, int bn, int threads,
+                               KernelOf kernel_of) {
+  const GemmParams params = make_params(prob);
+  const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + bn - 1) / bn, 65535);
+  const dim3 grid(ceil_div_u(prob.m, bm), static_cast<unsigned>(blocks_y), grid_z_for(prob.batch));
+  return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
+    const auto kernel = kernel_of(OpsTag<kTA, kTB>{});
+    kernel<<<grid, threads, 0, stream>>>(params);
+    return cudaGetLastError();
+  });
+}
+
+// The registry entry of a block-tiled fp32 kernel (bm x bn tiles, compute capability
+// 7.5, static shared memory only); the caller adds launch and resources.
+inline KernelEntry make_block_tile_entry(const char* name, const char* family, int step, const char* summary,
+                                         int priority, int bm, int bn, bool needs_quad_alignment) {
+  KernelEntry e;
+  e.name = name;
+  e.family = family;
+  e.ladder_step = step;
+  e.summary = summary;
+  e.dtypes = "fp32";
+  e.min_compute_capability = 75;
+  e.requirements = needs_quad_alignment ? "A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4"
+                                        : "none";
+  e.arithmetic_intensity = 2.0 * bm * bn / (4.0 * (bm + bn));
+  e.auto_eligible = true;
+  e.auto_priority = priority;
+  e.can_implement = [bm, needs_quad_alignment](const GemmProblem& p, const DeviceInfo& dev) {
+    std::string r = require_fp32(p);
+    if (r.empty()) r = require_compute_capability(dev, 75);
+    if (r.empty() && needs_quad_alignment) r = require_quad_alignment(p);
+    if (r.empty() && (p.m + bm - 1) / bm > 2147483647LL) r = "grid x dimension exceeded";
+    return r;
+  };
+  return e;
 }
 
 }  // namespace tilemm::kernels

@@ -120,39 +120,16 @@ __global__ void __launch_bounds__(kCfg.threads(), 2) vectorized_gemm(GemmParams 
 
 template <TilemmVectorizedConfig kCfg>
 cudaError_t launch_vectorized(const GemmProblem& prob, cudaStream_t stream) {
-  const GemmParams params = make_params(prob);
-  const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + kCfg.bn - 1) / kCfg.bn, 65535);
-  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), grid_z_for(prob.batch));
-  return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
-    vectorized_gemm<kCfg, kTA, kTB><<<grid, kCfg.threads(), 0, stream>>>(params);
-    return cudaGetLastError();
-  });
+  return launch_block_tiles(prob, stream, kCfg.bm, kCfg.bn, kCfg.threads(),
+                            [](auto ops) { return vectorized_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; });
 }
 
 template <TilemmVectorizedConfig kCfg>
 KernelEntry make_vectorized_entry(const char* name, const char* summary, int priority) {
-  KernelEntry e;
-  e.name = name;
-  e.family = "vectorized";
-  e.ladder_step = 8;
-  e.summary = summary;
-  e.dtypes = "fp32";
-  e.min_compute_capability = 75;
-  e.requirements = "A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4";
-  e.arithmetic_intensity = 2.0 * kCfg.bm * kCfg.bn / (4.0 * (kCfg.bm + kCfg.bn));
-  e.auto_eligible = true;
-  e.auto_priority = priority;
-  e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
-    std::string r = require_fp32(p);
-    if (r.empty()) r = require_compute_capability(dev, 75);
-    if (r.empty()) r = require_quad_alignment(p);
-    if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
-    return r;
-  };
+  KernelEntry e = make_block_tile_entry(name, "vectorized", 8, summary, priority, kCfg.bm, kCfg.bn, true);
   e.launch = launch_vectorized<kCfg>;
   e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&vectorized_gemm<kCfg, false, false>),
-                           kCfg.threads(), 0};
+    return KernelResources{reinterpret_cast<const void*>(&vectorized_gemm<kCfg, false, false>), kCfg.threads(), 0};
   };
   return e;
 }
