@@ -147,35 +147,38 @@ TEST(BenchCli, HelpExplainsOptionsWithExamples) {
 
 // ---- kernel selection: from the registry, never a list kept in the bench ----
 
-TEST(BenchKernelSelection, AllIsEveryRegisteredKernelInLadderOrder) {
-  const KernelSelection s = select_kernels({"all"}, registry(), true);
-  ASSERT_EQ(s.kernels.size(), registry().entries().size());
-  for (std::size_t i = 0; i < s.kernels.size(); ++i) {
-    EXPECT_EQ(s.kernels[i].requested, registry().entries()[i].name);
-    EXPECT_EQ(s.kernels[i].entry, &registry().entries()[i]);
+TEST(BenchKernelSelection, AllIsEveryKernelOfTheDtypeInLadderOrder) {
+  for (const std::string dtype : {"fp32", "tf32", "fp16", "bf16"}) {
+    const KernelSelection s = select_kernels({"all"}, registry(), true, dtype);
+    std::vector<const tilemm::KernelEntry*> expected;
+    for (const auto& e : registry().entries())
+      if (e.dtypes.find(dtype) != std::string::npos) expected.push_back(&e);
+    ASSERT_EQ(s.kernels.size(), expected.size()) << dtype;
+    ASSERT_FALSE(expected.empty()) << dtype;
+    for (std::size_t i = 0; i < s.kernels.size(); ++i) EXPECT_EQ(s.kernels[i].entry, expected[i]) << dtype;
+    EXPECT_TRUE(s.cublas);
   }
-  EXPECT_TRUE(s.cublas);
 }
 
 TEST(BenchKernelSelection, NamesFamiliesAutoAndCublas) {
   const KernelEntry& first = registry().entries().front();
-  KernelSelection s = select_kernels({first.name, "auto", first.name}, registry(), false);
+  KernelSelection s = select_kernels({first.name, "auto", first.name}, registry(), false, "fp32");
   ASSERT_EQ(s.kernels.size(), 2u) << "each kernel once";
   EXPECT_EQ(s.kernels[1].requested, "auto");
   EXPECT_EQ(s.kernels[1].entry, nullptr);
   EXPECT_FALSE(s.cublas);
 
-  s = select_kernels({"family:" + first.family}, registry(), true);
+  s = select_kernels({"family:" + first.family}, registry(), true, "fp32");
   std::size_t in_family = 0;
   for (const auto& e : registry().entries()) in_family += e.family == first.family ? 1 : 0;
   EXPECT_EQ(s.kernels.size(), in_family);
 
-  s = select_kernels({"cublas"}, registry(), false);
+  s = select_kernels({"cublas"}, registry(), false, "fp32");
   EXPECT_TRUE(s.kernels.empty());
   EXPECT_TRUE(s.cublas);
 
-  EXPECT_THROW(select_kernels({"no_such_kernel"}, registry(), true), std::invalid_argument);
-  EXPECT_THROW(select_kernels({"family:no_such_family"}, registry(), true), std::invalid_argument);
+  EXPECT_THROW(select_kernels({"no_such_kernel"}, registry(), true, "fp32"), std::invalid_argument);
+  EXPECT_THROW(select_kernels({"family:no_such_family"}, registry(), true, "fp32"), std::invalid_argument);
 }
 
 // ---- the standard suite ----

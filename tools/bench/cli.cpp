@@ -81,7 +81,7 @@ std::string tuning_description() {
 std::string help_footer() {
   return R"(Examples:
   tilemm-bench
-      every registered kernel at 4096^3 fp32 NN, plus cuBLAS, verified (the default run)
+      every registered fp32 kernel at 4096^3 NN, plus cuBLAS, verified (the default run)
   tilemm-bench --list
       the registered kernels: family, ladder step, dtypes, requirements (no GPU needed)
   tilemm-bench --kernel smem_tiled.32,auto --size 1024:8192:1024 --json sweep.json
@@ -223,8 +223,8 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
 
   auto* kernel_opt =
       app.add_option("--kernel", kernels,
-                     "Comma list of: a kernel name, a family (or family:NAME), 'all' (every registered kernel, "
-                     "ladder order), 'auto' (the library's own choice), 'cublas' (cuBLAS alone)")
+                     "Comma list of: a kernel name, a family (or family:NAME), 'all' (every registered kernel "
+                     "that computes --dtype, ladder order), 'auto' (the library's own choice), 'cublas' (cuBLAS alone)")
           ->type_name("LIST")
           ->capture_default_str();
   app.add_flag("--no-cublas", no_cublas, "Leave out the cuBLAS row (then there is no % cuBLAS)");
@@ -237,8 +237,8 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
                        ->type_name("LIST");
   size_opt->excludes(m_opt)->excludes(n_opt)->excludes(k_opt);
   app.add_option("--dtype", o.dtype,
-                 "Data type: fp32 (computed by the library today); tf32, fp16, bf16 are accepted and their "
-                 "tilemm rows report NOT_SUPPORTED until kernels exist, next to cuBLAS")
+                 "Data type: fp32 (CUDA cores), tf32 (fp32 data through TF32 tensor cores), fp16 or bf16 "
+                 "(fp32 accumulation, C in the input type); cuBLAS runs the same types and layout")
       ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}))
       ->capture_default_str();
   app.add_option("--trans", trans, "op(A) op(B): NN, NT, TN or TT, or a comma list of them")->capture_default_str();

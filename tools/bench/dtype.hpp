@@ -1,6 +1,7 @@
 // The data types the bench can ask for, and how each maps onto the tilemm C API and
-// cuBLAS. The library computes fp32 today; the others are accepted so that their rows
-// report the library's NOT_SUPPORTED cleanly (and cuBLAS's numbers) until kernels exist.
+// cuBLAS: fp32 on CUDA cores, tf32 (fp32 data, TF32 tensor cores), fp16 and bf16 (fp32
+// accumulation, C in the input type). A kernel that does not compute a type reports the
+// library's NOT_SUPPORTED cleanly.
 #pragma once
 
 #include <cstddef>

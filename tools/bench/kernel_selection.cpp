@@ -43,7 +43,7 @@ bool computes_dtype(const KernelEntry& entry, const std::string& dtype) {
 }  // namespace
 
 KernelSelection select_kernels(const std::vector<std::string>& words, const Registry& registry,
-                               bool include_cublas) {
+                               bool include_cublas, const std::string& dtype) {
   KernelSelection selection;
   selection.cublas = include_cublas;
   const auto add = [&](const std::string& requested, const KernelEntry* entry) {
@@ -64,7 +64,8 @@ KernelSelection select_kernels(const std::vector<std::string>& words, const Regi
 
   for (const std::string& word : words) {
     if (word == "all") {
-      for (const auto& e : registry.entries()) add(e.name, &e);
+      for (const auto& e : registry.entries())
+        if (computes_dtype(e, dtype)) add(e.name, &e);
     } else if (word == "auto") {
       add("auto", nullptr);
     } else if (word == "cublas") {

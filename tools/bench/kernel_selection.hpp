@@ -22,9 +22,11 @@ struct KernelSelection {
   bool cublas = false;
 };
 
-// Throws std::invalid_argument naming an unknown word and what is known.
+// Throws std::invalid_argument naming an unknown word and what is known. "all" is every
+// registered kernel that computes `dtype` (named kernels and families are taken as
+// asked, so a kernel of another type shows its refusal).
 KernelSelection select_kernels(const std::vector<std::string>& words, const Registry& registry,
-                               bool include_cublas);
+                               bool include_cublas, const std::string& dtype);
 
 // --tune: the auto-eligible kernels of `family` that compute `dtype` (the registry's
 // dtypes field), in registry order, then 'auto', so that its choice is measured next to

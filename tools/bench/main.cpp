@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   KernelSelection selection;
   try {
     selection = options.tune_class.empty()
-                    ? select_kernels(options.kernels, tilemm::registry(), options.include_cublas)
+                    ? select_kernels(options.kernels, tilemm::registry(), options.include_cublas, options.dtype)
                     : select_tuning_kernels(options.tune_family, options.dtype, tilemm::registry(),
                                             options.include_cublas);
   } catch (const std::invalid_argument& e) {

@@ -112,7 +112,9 @@ def draw_roofline(report, label, rows, path):
 
 
 def draw_ladder(report, label, rows, path):
-    kernels = [r for r in rows if not r["is_cublas"]]
+    # Kernels that do not compute this dtype are not steps of this ladder: left out
+    # (a run that failed stays, marked "error").
+    kernels = [r for r in rows if not r["is_cublas"] and r["status"] != "not_supported"]
     names = [r["kernel"] or r["requested"] for r in kernels]
     rates = [r["tflops"] if ran(r) else 0.0 for r in kernels]
     colors = ["tab:red" if r["check"] == "FAIL" else "tab:blue" for r in kernels]
