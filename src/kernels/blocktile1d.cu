@@ -87,31 +87,17 @@ __global__ void __launch_bounds__(kCfg.threads()) blocktile1d_gemm(GemmParams p)
   }
 }
 
-template <TilemmBlockTile1dConfig kCfg>
-cudaError_t launch_blocktile1d(const GemmProblem& prob, cudaStream_t stream) {
-  return launch_block_tiles(prob, stream, kCfg.bm, kCfg.bn, kCfg.threads(),
-                            [](auto ops) { return blocktile1d_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; });
-}
-
-template <TilemmBlockTile1dConfig kCfg>
-KernelEntry make_blocktile1d_entry(const char* name, const char* summary, int priority) {
-  KernelEntry e = make_block_tile_entry(name, "blocktile1d", 6, summary, priority, kCfg.bm, kCfg.bn, false);
-  e.launch = launch_blocktile1d<kCfg>;
-  e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&blocktile1d_gemm<kCfg, false, false>), kCfg.threads(), 0};
-  };
-  return e;
-}
-
 }  // namespace tilemm::kernels
 
 namespace tilemm {
 
 void register_blocktile1d(Registry& r) {
   using namespace kernels;
-  r.add(make_blocktile1d_entry<TilemmBlockTile1dConfig{64, 64, 8, 8}>(
-      "blocktile1d.64x64x8.t8",
-      "1-D register blocking: 8 outputs per thread share one shared-memory value of B", 30));
+  constexpr TilemmBlockTile1dConfig kCfg{64, 64, 8, 8};
+  r.add(make_block_tile_entry<kCfg>(
+      "blocktile1d.64x64x8.t8", "blocktile1d", 6,
+      "1-D register blocking: 8 outputs per thread share one shared-memory value of B", 30, false,
+      [](auto ops) { return blocktile1d_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; }));
 }
 
 }  // namespace tilemm

@@ -104,31 +104,17 @@ __global__ void __launch_bounds__(kCfg.threads(), 2) blocktile2d_gemm(GemmParams
   }
 }
 
-template <TilemmBlockTile2dConfig kCfg>
-cudaError_t launch_blocktile2d(const GemmProblem& prob, cudaStream_t stream) {
-  return launch_block_tiles(prob, stream, kCfg.bm, kCfg.bn, kCfg.threads(),
-                            [](auto ops) { return blocktile2d_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; });
-}
-
-template <TilemmBlockTile2dConfig kCfg>
-KernelEntry make_blocktile2d_entry(const char* name, const char* summary, int priority) {
-  KernelEntry e = make_block_tile_entry(name, "blocktile2d", 7, summary, priority, kCfg.bm, kCfg.bn, false);
-  e.launch = launch_blocktile2d<kCfg>;
-  e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&blocktile2d_gemm<kCfg, false, false>), kCfg.threads(), 0};
-  };
-  return e;
-}
-
 }  // namespace tilemm::kernels
 
 namespace tilemm {
 
 void register_blocktile2d(Registry& r) {
   using namespace kernels;
-  r.add(make_blocktile2d_entry<TilemmBlockTile2dConfig{128, 128, 8, 8, 8}>(
-      "blocktile2d.128x128x8.t8x8",
-      "2-D register blocking: an 8x8 outer product per thread from 16 shared loads", 40));
+  constexpr TilemmBlockTile2dConfig kCfg{128, 128, 8, 8, 8};
+  r.add(make_block_tile_entry<kCfg>(
+      "blocktile2d.128x128x8.t8x8", "blocktile2d", 7,
+      "2-D register blocking: an 8x8 outer product per thread from 16 shared loads", 40, false,
+      [](auto ops) { return blocktile2d_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; }));
 }
 
 }  // namespace tilemm

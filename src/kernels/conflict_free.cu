@@ -65,26 +65,6 @@ struct TilemmConflictFreeConfig {
 
 namespace tilemm::kernels {
 
-// Position within the block tile of element i of a thread's interleaved fragment: group
-// i / 4 of 4 consecutive rows, the groups 4 * threads apart.
-template <int kThreadsX>
-__device__ __forceinline__ int conflict_free_offset(int t, int i) {
-  return (i / 4) * (4 * kThreadsX) + 4 * t + i % 4;
-}
-
-// A thread's n fragment values of one shared-memory row: one LDS.128 per group of 4.
-template <int kThreadsX, int kN>
-__device__ __forceinline__ void read_conflict_free_fragment(const float* row, int t, float (&dst)[kN]) {
-#pragma unroll
-  for (int g = 0; g < kN / 4; ++g) {
-    const float4 v = *reinterpret_cast<const float4*>(&row[conflict_free_offset<kThreadsX>(t, 4 * g)]);
-    dst[4 * g + 0] = v.x;
-    dst[4 * g + 1] = v.y;
-    dst[4 * g + 2] = v.z;
-    dst[4 * g + 3] = v.w;
-  }
-}
-
 // Two blocks of 256 threads per SM cap the registers at 128 per thread (64 accumulators,
 // 16 operands, addresses) and let one block compute while the other waits at a barrier.
 template <TilemmConflictFreeConfig kCfg, bool kTransA, bool kTransB>
@@ -123,8 +103,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 2) conflict_free_gemm(GemmPara
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
           float a[TM], bv[TN];
-          read_conflict_free_fragment<kThreadsM, TM>(&As[kk * PA], tx, a);
-          read_conflict_free_fragment<kThreadsN, TN>(&Bs[kk * PB], ty, bv);
+          read_interleaved_fragment<kThreadsM, TM>(&As[kk * PA], tx, a);
+          read_interleaved_fragment<kThreadsN, TN>(&Bs[kk * PB], ty, bv);
 #pragma unroll
           for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -138,26 +118,10 @@ __global__ void __launch_bounds__(kCfg.threads(), 2) conflict_free_gemm(GemmPara
       const std::int64_t row_base = hoist_barrier(m0 + 4 * tx);
       const std::int64_t col_base = hoist_barrier(n0 + 4 * ty);
       store_tile<TM, TN>(
-          p, C, acc, [&](int i) { return row_base + conflict_free_offset<kThreadsM>(0, i); },
-          [&](int j) { return col_base + conflict_free_offset<kThreadsN>(0, j); });
+          p, C, acc, [&](int i) { return row_base + interleaved_offset<kThreadsM>(0, i); },
+          [&](int j) { return col_base + interleaved_offset<kThreadsN>(0, j); });
     }
   }
-}
-
-template <TilemmConflictFreeConfig kCfg>
-cudaError_t launch_conflict_free(const GemmProblem& prob, cudaStream_t stream) {
-  return launch_block_tiles(prob, stream, kCfg.bm, kCfg.bn, kCfg.threads(),
-                            [](auto ops) { return conflict_free_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; });
-}
-
-template <TilemmConflictFreeConfig kCfg>
-KernelEntry make_conflict_free_entry(const char* name, const char* summary, int priority) {
-  KernelEntry e = make_block_tile_entry(name, "conflict_free", 9, summary, priority, kCfg.bm, kCfg.bn, true);
-  e.launch = launch_conflict_free<kCfg>;
-  e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&conflict_free_gemm<kCfg, false, false>), kCfg.threads(), 0};
-  };
-  return e;
 }
 
 }  // namespace tilemm::kernels
@@ -166,10 +130,11 @@ namespace tilemm {
 
 void register_conflict_free(Registry& r) {
   using namespace kernels;
-  r.add(make_conflict_free_entry<TilemmConflictFreeConfig{128, 128, 8, 8, 8, 4}>(
-      "conflict_free.128x128x8.t8x8",
-      "vectorized 8x8 blocking, padded rows and interleaved thread tiles: no bank conflicts",
-      60));
+  constexpr TilemmConflictFreeConfig kCfg{128, 128, 8, 8, 8, 4};
+  r.add(make_block_tile_entry<kCfg>(
+      "conflict_free.128x128x8.t8x8", "conflict_free", 9,
+      "vectorized 8x8 blocking, padded rows and interleaved thread tiles: no bank conflicts", 60, true,
+      [](auto ops) { return conflict_free_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; }));
 }
 
 }  // namespace tilemm

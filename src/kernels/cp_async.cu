@@ -108,7 +108,7 @@ __device__ __forceinline__ void issue_tile_copies(float* smem, const OperandView
 // x-contiguous: two runs of 4 (16-byte reads); k-contiguous: lane-interleaved rows.
 template <bool kXContig, int kLanes>
 __device__ __forceinline__ constexpr int fragment_x(int lane_x, int i) {
-  return kXContig ? (i / 4) * (4 * kLanes) + 4 * lane_x + (i % 4) : lane_x + kLanes * i;
+  return kXContig ? interleaved_offset<kLanes>(lane_x, i) : lane_x + kLanes * i;
 }
 
 // k-contiguous operands: a thread's 8 rows, kW consecutive k each (one LDS.64 or
@@ -131,22 +131,6 @@ __device__ __forceinline__ void read_k_run_fragment(const float* smem, int warp_
       frag[i][0] = v.x;
       frag[i][1] = v.y;
     }
-  }
-}
-
-// x-contiguous operands: a thread's 8 values of one k as two LDS.128.
-template <int X, int BK, int kLanes>
-__device__ __forceinline__ void read_x_run_fragment(const float* smem, int warp_x0, int lane_x, int k,
-                                                    float (&frag)[8]) {
-  using L = CpAsyncTileLayout<X, BK, true>;
-#pragma unroll
-  for (int half = 0; half < 2; ++half) {
-    const float4 v = *reinterpret_cast<const float4*>(
-        smem + L::offset(warp_x0 + fragment_x<true, kLanes>(lane_x, 4 * half), k));
-    frag[4 * half + 0] = v.x;
-    frag[4 * half + 1] = v.y;
-    frag[4 * half + 2] = v.z;
-    frag[4 * half + 3] = v.w;
   }
 }
 
@@ -252,13 +236,13 @@ __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTr
           for (int c = 0; c < kW; ++c) {
             float fa[8], fb[8];
             if constexpr (kAXContig) {
-              read_x_run_fragment<BM, BK, kCfg.lanes_m>(As, warp_m0, lane_m, k_run + c, fa);
+              read_interleaved_fragment<kCfg.lanes_m, 8>(As + LA::offset(warp_m0, k_run + c), lane_m, fa);
             } else {
 #pragma unroll
               for (int i = 0; i < 8; ++i) fa[i] = ka[i][c];
             }
             if constexpr (kBXContig) {
-              read_x_run_fragment<BN, BK, kCfg.lanes_n()>(Bs, warp_n0, lane_n, k_run + c, fb);
+              read_interleaved_fragment<kCfg.lanes_n(), 8>(Bs + LB::offset(warp_n0, k_run + c), lane_n, fb);
             } else {
 #pragma unroll
               for (int j = 0; j < 8; ++j) fb[j] = kb[j][c];

@@ -159,6 +159,29 @@ __device__ __forceinline__ std::int64_t hoist_barrier(std::int64_t v) {
   return v;
 }
 
+// The interleaved thread tile of the conflict-free kernels: element i of a thread's
+// fragment sits in group i / 4 of 4 consecutive rows (or columns), groups 4 * kThreads
+// apart, so the kThreads threads along that axis read kThreads consecutive 16-byte
+// chunks with each LDS.128 (one wavefront per quarter-warp phase).
+template <int kThreads>
+__device__ __forceinline__ constexpr int interleaved_offset(int t, int i) {
+  return (i / 4) * (4 * kThreads) + 4 * t + i % 4;
+}
+
+// A thread's kN fragment values from one shared-memory row of its tile (row points at
+// the tile's first element in that row): one LDS.128 per group of 4.
+template <int kThreads, int kN>
+__device__ __forceinline__ void read_interleaved_fragment(const float* row, int t, float (&dst)[kN]) {
+#pragma unroll
+  for (int g = 0; g < kN / 4; ++g) {
+    const float4 v = *reinterpret_cast<const float4*>(&row[interleaved_offset<kThreads>(t, 4 * g)]);
+    dst[4 * g + 0] = v.x;
+    dst[4 * g + 1] = v.y;
+    dst[4 * g + 2] = v.z;
+    dst[4 * g + 3] = v.w;
+  }
+}
+
 // Writes a thread's TM x TN register tile: C(row(i), col(j)) = alpha*acc + beta*C, with
 // rows and columns outside the matrix skipped. row/col map fragment indices to global
 // coordinates.
@@ -211,10 +234,12 @@ cudaError_t launch_block_tiles(const GemmProblem& prob, cudaStream_t stream, int
   });
 }
 
-// The registry entry of a block-tiled fp32 kernel (bm x bn tiles, compute capability
-// 7.5, static shared memory only); the caller adds launch and resources.
-inline KernelEntry make_block_tile_entry(const char* name, const char* family, int step, const char* summary,
-                                         int priority, int bm, int bn, bool needs_quad_alignment) {
+// The registry entry of a block-tiled fp32 kernel with configuration kCfg (bm x bn
+// tiles, threads(), compute capability 7.5, static shared memory only). kernel_of maps
+// OpsTag<TA, TB> to the kernel instantiation for those ops.
+template <auto kCfg, class KernelOf>
+KernelEntry make_block_tile_entry(const char* name, const char* family, int step, const char* summary,
+                                  int priority, bool needs_quad_alignment, KernelOf kernel_of) {
   KernelEntry e;
   e.name = name;
   e.family = family;
@@ -224,15 +249,21 @@ inline KernelEntry make_block_tile_entry(const char* name, const char* family, i
   e.min_compute_capability = 75;
   e.requirements = needs_quad_alignment ? "A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4"
                                         : "none";
-  e.arithmetic_intensity = 2.0 * bm * bn / (4.0 * (bm + bn));
+  e.arithmetic_intensity = 2.0 * kCfg.bm * kCfg.bn / (4.0 * (kCfg.bm + kCfg.bn));
   e.auto_eligible = true;
   e.auto_priority = priority;
-  e.can_implement = [bm, needs_quad_alignment](const GemmProblem& p, const DeviceInfo& dev) {
+  e.can_implement = [needs_quad_alignment](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_fp32(p);
     if (r.empty()) r = require_compute_capability(dev, 75);
     if (r.empty() && needs_quad_alignment) r = require_quad_alignment(p);
-    if (r.empty() && (p.m + bm - 1) / bm > 2147483647LL) r = "grid x dimension exceeded";
+    if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
     return r;
+  };
+  e.launch = [kernel_of](const GemmProblem& prob, cudaStream_t stream) {
+    return launch_block_tiles(prob, stream, kCfg.bm, kCfg.bn, kCfg.threads(), kernel_of);
+  };
+  e.resources = [kernel_of] {
+    return KernelResources{reinterpret_cast<const void*>(kernel_of(OpsTag<false, false>{})), kCfg.threads(), 0};
   };
   return e;
 }

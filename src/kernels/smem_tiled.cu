@@ -24,8 +24,9 @@
 #include "registry/registry.hpp"
 
 // nvcc 13 cannot name a class-type template argument of a __global__ template whose
-// type lives in a namespace (its host stub prints the mangled type name), so kernel
-// configurations are global-namespace structs with a Tilemm prefix.
+// type lives in a namespace (the host-side launch code it generates spells the type by
+// its mangled name), so kernel configurations are global-namespace structs with a
+// Tilemm prefix.
 struct TilemmSmemTileConfig {
   int tile;
   bool transposed_smem_index;  // the bank-conflict specimen

@@ -118,31 +118,17 @@ __global__ void __launch_bounds__(kCfg.threads(), 2) vectorized_gemm(GemmParams 
   }
 }
 
-template <TilemmVectorizedConfig kCfg>
-cudaError_t launch_vectorized(const GemmProblem& prob, cudaStream_t stream) {
-  return launch_block_tiles(prob, stream, kCfg.bm, kCfg.bn, kCfg.threads(),
-                            [](auto ops) { return vectorized_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; });
-}
-
-template <TilemmVectorizedConfig kCfg>
-KernelEntry make_vectorized_entry(const char* name, const char* summary, int priority) {
-  KernelEntry e = make_block_tile_entry(name, "vectorized", 8, summary, priority, kCfg.bm, kCfg.bn, true);
-  e.launch = launch_vectorized<kCfg>;
-  e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&vectorized_gemm<kCfg, false, false>), kCfg.threads(), 0};
-  };
-  return e;
-}
-
 }  // namespace tilemm::kernels
 
 namespace tilemm {
 
 void register_vectorized(Registry& r) {
   using namespace kernels;
-  r.add(make_vectorized_entry<TilemmVectorizedConfig{128, 128, 8, 8, 8}>(
-      "vectorized.128x128x8.t8x8",
-      "8x8 register blocking with 128-bit global loads and 128-bit shared reads", 50));
+  constexpr TilemmVectorizedConfig kCfg{128, 128, 8, 8, 8};
+  r.add(make_block_tile_entry<kCfg>(
+      "vectorized.128x128x8.t8x8", "vectorized", 8,
+      "8x8 register blocking with 128-bit global loads and 128-bit shared reads", 50, true,
+      [](auto ops) { return vectorized_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; }));
 }
 
 }  // namespace tilemm

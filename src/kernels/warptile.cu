@@ -66,26 +66,6 @@ struct TilemmWarpTileConfig {
 
 namespace tilemm::kernels {
 
-// Position within the warp tile of element i of a lane's fragment: sub-tile i / 4 of 4
-// consecutive rows (columns), the sub-tiles 4 * lanes apart.
-template <int kLanes>
-__device__ __forceinline__ int warptile_offset(int lane_x, int i) {
-  return (i / 4) * (4 * kLanes) + 4 * lane_x + i % 4;
-}
-
-// A lane's fragment of one shared-memory row of the warp tile: one LDS.128 per sub-tile.
-template <int kLanes, int kN>
-__device__ __forceinline__ void read_warptile_fragment(const float* warp_row, int lane_x, float (&dst)[kN]) {
-#pragma unroll
-  for (int g = 0; g < kN / 4; ++g) {
-    const float4 v = *reinterpret_cast<const float4*>(&warp_row[warptile_offset<kLanes>(lane_x, 4 * g)]);
-    dst[4 * g + 0] = v.x;
-    dst[4 * g + 1] = v.y;
-    dst[4 * g + 2] = v.z;
-    dst[4 * g + 3] = v.w;
-  }
-}
-
 // Two blocks of 256 threads per SM cap the registers at 128 per thread (64 accumulators,
 // 16 operands, addresses) and let one block compute while the other waits at a barrier.
 template <TilemmWarpTileConfig kCfg, bool kTransA, bool kTransB>
@@ -126,8 +106,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 2) warptile_gemm(GemmParams p)
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
           float a[TM], bv[TN];
-          read_warptile_fragment<kLanesM, TM>(&As[kk * PA + warp_m0], lane_m, a);
-          read_warptile_fragment<kLanesN, TN>(&Bs[kk * PB + warp_n0], lane_n, bv);
+          read_interleaved_fragment<kLanesM, TM>(&As[kk * PA + warp_m0], lane_m, a);
+          read_interleaved_fragment<kLanesN, TN>(&Bs[kk * PB + warp_n0], lane_n, bv);
 #pragma unroll
           for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -141,26 +121,10 @@ __global__ void __launch_bounds__(kCfg.threads(), 2) warptile_gemm(GemmParams p)
       const std::int64_t row_base = hoist_barrier(m0 + warp_m0 + 4 * lane_m);
       const std::int64_t col_base = hoist_barrier(n0 + warp_n0 + 4 * lane_n);
       store_tile<TM, TN>(
-          p, C, acc, [&](int i) { return row_base + warptile_offset<kLanesM>(0, i); },
-          [&](int j) { return col_base + warptile_offset<kLanesN>(0, j); });
+          p, C, acc, [&](int i) { return row_base + interleaved_offset<kLanesM>(0, i); },
+          [&](int j) { return col_base + interleaved_offset<kLanesN>(0, j); });
     }
   }
-}
-
-template <TilemmWarpTileConfig kCfg>
-cudaError_t launch_warptile(const GemmProblem& prob, cudaStream_t stream) {
-  return launch_block_tiles(prob, stream, kCfg.bm, kCfg.bn, kCfg.threads(),
-                            [](auto ops) { return warptile_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; });
-}
-
-template <TilemmWarpTileConfig kCfg>
-KernelEntry make_warptile_entry(const char* name, const char* summary, int priority) {
-  KernelEntry e = make_block_tile_entry(name, "warptile", 10, summary, priority, kCfg.bm, kCfg.bn, true);
-  e.launch = launch_warptile<kCfg>;
-  e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&warptile_gemm<kCfg, false, false>), kCfg.threads(), 0};
-  };
-  return e;
 }
 
 }  // namespace tilemm::kernels
@@ -169,9 +133,11 @@ namespace tilemm {
 
 void register_warptile(Registry& r) {
   using namespace kernels;
-  r.add(make_warptile_entry<TilemmWarpTileConfig{128, 128, 8, 64, 32, 8, 8, 4}>(
-      "warptile.128x128x8.w64x32.t8x8",
-      "block, warp and 8x8 thread tiles: 64x32 warp tiles with broadcast shared reads", 70));
+  constexpr TilemmWarpTileConfig kCfg{128, 128, 8, 64, 32, 8, 8, 4};
+  r.add(make_block_tile_entry<kCfg>(
+      "warptile.128x128x8.w64x32.t8x8", "warptile", 10,
+      "block, warp and 8x8 thread tiles: 64x32 warp tiles with broadcast shared reads", 70, true,
+      [](auto ops) { return warptile_gemm<kCfg, decltype(ops)::a, decltype(ops)::b>; }));
 }
 
 }  // namespace tilemm
