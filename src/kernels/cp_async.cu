@@ -310,16 +310,6 @@ inline int split_k_slices(std::int64_t tiles, std::int64_t resident_blocks, std:
   return int(std::clamp<std::int64_t>(std::min(by_occupancy, by_depth), 1, 64));
 }
 
-static int device_sm_count() {
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    cudaGetLastError();
-    return 1;
-  }
-  return sms;
-}
-
 template <TilemmCpAsyncConfig kCfg>
 int cp_async_blocks_per_sm();
 

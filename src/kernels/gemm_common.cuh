@@ -75,6 +75,18 @@ cudaError_t dispatch_ops(const GemmProblem& p, F&& f) {
   return f.template operator()<true, true>();
 }
 
+// Multiprocessors of the current device (1 when it cannot be read): persistent grids and
+// split-K size themselves by it.
+inline int device_sm_count() {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 1;
+  }
+  return sms;
+}
+
 // Grid dimensions are 32-bit in x and 16-bit in y/z; a problem past them is refused.
 inline bool grid_fits(std::int64_t blocks_x, std::int64_t blocks_y) {
   return blocks_x <= 2147483647LL && blocks_y <= 65535;

@@ -388,28 +388,6 @@ std::string mma_sync_name() {
          (async ? ".cp16" : (kCfg.element_bytes() == 2 ? ".ldg2" : ".ldg4"));
 }
 
-// The types the configuration computes, as a can_implement reason.
-template <TilemmMmaInput kInput>
-std::string mma_sync_require_types(const GemmProblem& p) {
-  if constexpr (kInput == TilemmMmaInput::TF32) {
-    if (p.a_type != DType::F32 || p.b_type != DType::F32 || p.c_type != DType::F32 ||
-        p.compute != Compute::F32_FAST_TF32) {
-      return "supports only fp32 A, B, C with TILEMM_COMPUTE_32F_FAST_TF32 (tf32 tensor cores)";
-    }
-  } else {
-    constexpr DType t = MmaInputTraits<kInput>::kDType;
-    if (p.a_type != t || p.b_type != t || (p.c_type != t && p.c_type != DType::F32) || p.compute != Compute::F32) {
-      return std::string("supports only ") + dtype_name(t) + " A and B, C in " + dtype_name(t) +
-             " or fp32, with fp32 accumulation";
-    }
-  }
-  return {};
-}
-
-inline bool mma_sync_aligned_to(const void* ptr, std::int64_t bytes) {
-  return reinterpret_cast<std::uintptr_t>(ptr) % std::uintptr_t(bytes) == 0;
-}
-
 template <TilemmMmaSyncConfig kCfg>
 std::string mma_sync_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   std::string r = mma_sync_require_types<kCfg.input>(p);

@@ -9,6 +9,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <string>
 
 #include "core/problem.hpp"
 #include "ptx/cp_async.cuh"
@@ -84,6 +85,29 @@ struct MmaInputTraits<TilemmMmaInput::TF32> {
   __device__ static float to_float(Element x) { return x; }
   __device__ static Element from_float(float x) { return x; }
 };
+
+// The types a tensor-core configuration computes, as a can_implement reason (mma_sync
+// and wgmma).
+template <TilemmMmaInput kInput>
+std::string mma_sync_require_types(const GemmProblem& p) {
+  if constexpr (kInput == TilemmMmaInput::TF32) {
+    if (p.a_type != DType::F32 || p.b_type != DType::F32 || p.c_type != DType::F32 ||
+        p.compute != Compute::F32_FAST_TF32) {
+      return "supports only fp32 A, B, C with TILEMM_COMPUTE_32F_FAST_TF32 (tf32 tensor cores)";
+    }
+  } else {
+    constexpr DType t = MmaInputTraits<kInput>::kDType;
+    if (p.a_type != t || p.b_type != t || (p.c_type != t && p.c_type != DType::F32) || p.compute != Compute::F32) {
+      return std::string("supports only ") + dtype_name(t) + " A and B, C in " + dtype_name(t) +
+             " or fp32, with fp32 accumulation";
+    }
+  }
+  return {};
+}
+
+inline bool mma_sync_aligned_to(const void* ptr, std::int64_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(ptr) % std::uintptr_t(bytes) == 0;
+}
 
 // The registered configurations of one input type: {bm, bn, bk, warps_m, warps_n,
 // stages, load, min blocks per SM}, bk 32 halves or 16 floats (64 bytes per shared row

@@ -14,5 +14,6 @@ void register_conflict_free(Registry& r);
 void register_warptile(Registry& r);
 void register_cp_async(Registry& r);
 void register_mma_sync(Registry& r);
+void register_wgmma(Registry& r);
 
 }  // namespace tilemm

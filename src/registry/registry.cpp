@@ -79,6 +79,7 @@ void register_all_kernels(Registry& r) {
   register_warptile(r);
   register_cp_async(r);
   register_mma_sync(r);
+  register_wgmma(r);
 }
 
 double wave_efficiency(std::int64_t tiles, std::int64_t resident_blocks) {

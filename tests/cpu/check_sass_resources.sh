@@ -23,27 +23,30 @@ for arch in sm_80 sm_90a; do
   grep -q "$arch" <<<"$elfs" || { echo "FAIL: no $arch machine code in $lib"; exit 1; }
 done
 hopper=$(grep -c sm_90a <<<"$elfs" || true)
-# Hopper kernels (wgmma) must really contain HGMMA in their sm_90a code.
-if grep -q "wgmma" <<<"$("$cuobjdump" --dump-resource-usage "$lib" | grep Function || true)"; then
-  if ! "$cuobjdump" --gpu-architecture sm_90a --dump-sass "$lib" | grep -q HGMMA; then
-    echo "FAIL: wgmma kernels present but no HGMMA instruction in the sm_90a code"; exit 1
-  fi
-fi
-# The mma_sync (tensor-core) kernels must really run on the tensor cores: every one of
-# them contains HMMA in both its sm_80 and its sm_90a code.
-mma_summary=""
-for arch in sm_80 sm_90a; do
-  counts=$("$cuobjdump" --gpu-architecture "$arch" --dump-sass "$lib" | awk '
-    /Function : / { in_mma = ($0 ~ /mma_sync_gemm/); if (in_mma) { total++; seen[total] = 0 } next }
-    in_mma && /HMMA/ { seen[total] = 1 }
-    END { with = 0; for (i = 1; i <= total; i++) with += seen[i]; print total + 0, with + 0 }')
-  read -r total with_hmma <<<"$counts"
+# Counts the kernels whose name matches $2 in the $1 code, and how many of them contain
+# the instruction $3: "total with".
+count_with_instruction() {
+  "$cuobjdump" --gpu-architecture "$1" --dump-sass "$lib" | awk -v name="$2" -v instr="$3" '
+    /Function : / { in_family = ($0 ~ name); if (in_family) { total++; seen[total] = 0 } next }
+    in_family && $0 ~ instr { seen[total] = 1 }
+    END { with = 0; for (i = 1; i <= total; i++) with += seen[i]; print total + 0, with + 0 }'
+}
+# Every tensor-core kernel must really run on the tensor cores: each mma_sync kernel
+# contains HMMA in its sm_80 and its sm_90a code, each wgmma kernel HGMMA in its sm_90a
+# code (its sm_80 image is empty: wgmma exists only on sm_90a).
+summary=""
+check_family() {  # arch, kernel-name pattern, instruction, family label
+  local total with
+  read -r total with <<<"$(count_with_instruction "$1" "$2" "$3")"
   if [[ "$total" -eq 0 ]]; then
-    echo "FAIL: no mma_sync kernels in the $arch code of $lib"; exit 1
+    echo "FAIL: no $4 kernels in the $1 code of $lib"; exit 1
   fi
-  if [[ "$with_hmma" -ne "$total" ]]; then
-    echo "FAIL: $((total - with_hmma)) of $total mma_sync kernels have no HMMA instruction in their $arch code"; exit 1
+  if [[ "$with" -ne "$total" ]]; then
+    echo "FAIL: $((total - with)) of $total $4 kernels have no $3 instruction in their $1 code"; exit 1
   fi
-  mma_summary+=" $arch: $total mma_sync kernels, all with HMMA;"
-done
-echo "OK: $kernels kernel entries (sm_90a images: $hopper), none with local memory or stack;$mma_summary"
+  summary+=" $1: $total $4 kernels, all with $3;"
+}
+check_family sm_80 mma_sync_gemm HMMA mma_sync
+check_family sm_90a mma_sync_gemm HMMA mma_sync
+check_family sm_90a wgmma_gemm HGMMA wgmma
+echo "OK: $kernels kernel entries (sm_90a images: $hopper), none with local memory or stack;$summary"

@@ -169,22 +169,36 @@ TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
   hopper.cc_major = 9;
   hopper.sm_count = 132;
   hopper.smem_per_block_optin = 227 * 1024;
+  tilemm::DeviceInfo ampere = hopper;
+  ampere.cc_major = 8;
+  ampere.sm_count = 108;
+  ampere.smem_per_block_optin = 163 * 1024;
   for (const std::string d : {"tf32", "fp16", "bf16"}) {
+    // Hopper runs 16-bit inputs on wgmma (repacking unaligned operands), tf32 and every
+    // type on older GPUs on mma_sync (.cp16 when aligned, scalar loads otherwise).
+    const bool wgmma = d != "tf32";
     tilemm::GemmProblem p = problem_of_dtype(d);
     p.m = p.n = p.k = 4096;
     p.lda = p.ldb = p.ldc = 4096;
     std::string why;
     const tilemm::KernelEntry* aligned = tilemm::registry().choose(p, hopper, &why);
     ASSERT_NE(aligned, nullptr) << why;
-    EXPECT_EQ(aligned->family, "mma_sync") << aligned->name;
+    EXPECT_EQ(aligned->family, wgmma ? "wgmma" : "mma_sync") << aligned->name;
     EXPECT_EQ(aligned->dtypes, d) << aligned->name;
-    EXPECT_NE(aligned->name.find(".cp16"), std::string::npos) << aligned->name;
+    EXPECT_EQ(aligned->name.find(".repack"), std::string::npos) << aligned->name;
+    if (!wgmma) {
+      EXPECT_NE(aligned->name.find(".cp16"), std::string::npos) << aligned->name;
+    }
+    const tilemm::KernelEntry* on_ampere = tilemm::registry().choose(p, ampere, &why);
+    ASSERT_NE(on_ampere, nullptr) << why;
+    EXPECT_EQ(on_ampere->family, "mma_sync") << on_ampere->name;
+    EXPECT_NE(on_ampere->name.find(".cp16"), std::string::npos) << on_ampere->name;
     p.m = p.n = p.k = 4093;
     p.lda = p.ldb = p.ldc = 4093;
     const tilemm::KernelEntry* any_ld = tilemm::registry().choose(p, hopper, &why);
     ASSERT_NE(any_ld, nullptr) << why;
-    EXPECT_EQ(any_ld->family, "mma_sync") << any_ld->name;
-    EXPECT_NE(any_ld->name.find(".ldg"), std::string::npos) << any_ld->name;
+    EXPECT_EQ(any_ld->family, wgmma ? "wgmma" : "mma_sync") << any_ld->name;
+    EXPECT_NE(any_ld->name.find(wgmma ? ".repack" : ".ldg"), std::string::npos) << any_ld->name;
   }
   // fp32 with fp32 arithmetic never goes through TF32.
   tilemm::GemmProblem p = problem_of_dtype("fp32");

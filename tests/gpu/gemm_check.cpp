@@ -134,6 +134,7 @@ std::string GemmCase::describe() const {
   std::ostringstream os;
   os << m << "x" << n << "x" << k << " " << op_code(opa, opb) << " alpha=" << alpha
      << " beta=" << beta << " ld+" << ld_pad << " offset=" << offset;
+  if (ld_align > 1) os << " ld%" << ld_align;
   if (batch != 1) os << " batch=" << batch << (broadcast_a ? " A-broadcast" : "") << (broadcast_b ? " B-broadcast" : "");
   // fp32 cases keep their historical description (it also seeds their inputs).
   if (ab_type != DType::F32 || c_type != DType::F32 || compute != Compute::F32) {
@@ -181,13 +182,15 @@ CaseResult run_case(tilemmHandle_t handle, const GemmCase& c, bool check_determi
   CaseResult result;
   const std::int64_t a_rows = c.opa == Op::N ? c.m : c.k, a_cols = c.opa == Op::N ? c.k : c.m;
   const std::int64_t b_rows = c.opb == Op::N ? c.k : c.n, b_cols = c.opb == Op::N ? c.n : c.k;
-  const std::int64_t lda = std::max<std::int64_t>(1, a_rows) + c.ld_pad;
-  const std::int64_t ldb = std::max<std::int64_t>(1, b_rows) + c.ld_pad;
-  const std::int64_t ldc = std::max<std::int64_t>(1, c.m) + c.ld_pad;
+  const std::int64_t align = std::max<std::int64_t>(1, c.ld_align);
+  const auto aligned = [align](std::int64_t v) { return (v + align - 1) / align * align; };
+  const std::int64_t lda = aligned(std::max<std::int64_t>(1, a_rows) + c.ld_pad);
+  const std::int64_t ldb = aligned(std::max<std::int64_t>(1, b_rows) + c.ld_pad);
+  const std::int64_t ldc = aligned(std::max<std::int64_t>(1, c.m) + c.ld_pad);
   // Batch items sit a few elements apart beyond their footprint, so gaps are checked too.
-  const std::int64_t stride_a = c.broadcast_a ? 0 : lda * a_cols + 3;
-  const std::int64_t stride_b = c.broadcast_b ? 0 : ldb * b_cols + 5;
-  const std::int64_t stride_c = ldc * c.n + 7;
+  const std::int64_t stride_a = c.broadcast_a ? 0 : aligned(lda * a_cols + 3);
+  const std::int64_t stride_b = c.broadcast_b ? 0 : aligned(ldb * b_cols + 5);
+  const std::int64_t stride_c = aligned(ldc * c.n + 7);
   const std::int64_t a_count = stride_a * (c.batch - 1) + lda * a_cols;
   const std::int64_t b_count = stride_b * (c.batch - 1) + ldb * b_cols;
   const std::int64_t c_count = stride_c * (c.batch - 1) + ldc * c.n;

@@ -18,6 +18,9 @@ struct GemmCase {
   Op opa = Op::N, opb = Op::N;
   float alpha = 1.0f, beta = 0.0f;
   std::int64_t ld_pad = 0;   // every leading dimension is its minimum plus this
+  // > 1: every leading dimension and batch stride is then rounded up to a multiple of
+  // this many elements (the layouts TMA-fed kernels accept, with odd m, n, k).
+  std::int64_t ld_align = 1;
   std::int64_t offset = 0;   // elements between an allocation's start and the matrix
   std::int64_t batch = 1;    // > 1 goes through tilemmGemmStridedBatchedEx
   bool broadcast_a = false;  // strideA = 0

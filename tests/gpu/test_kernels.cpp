@@ -1,8 +1,10 @@
 // Every registered kernel on the design's GPU test plan: shapes {1, 2, 7, 31, 127, 128,
 // 129, 1000, 4097, tile +- 1, primes, k = 1} x ops {NN, NT, TN, TT} x (alpha, beta) in
 // {(1,0), (0.5,2), (0,1), (1,1)} x leading dimensions above the minimum x unaligned
-// sub-matrix offsets, plus strided batches with broadcast inputs. TILEMM_TEST_SMALL=1
-// runs the small subset used under compute-sanitizer.
+// sub-matrix offsets x leading dimensions and batch strides rounded up to 16 elements
+// (what the TMA-fed wgmma kernels accept, with every odd m, n, k), plus strided batches
+// with broadcast inputs. TILEMM_TEST_SMALL=1 runs the small subset used under
+// compute-sanitizer.
 //
 // Each kernel runs on every dtype its registry entry names (and `auto` on every dtype):
 // the whole plan with C in the input type, and for 16-bit inputs a smaller plan with C
@@ -26,7 +28,7 @@ struct Shape {
   std::int64_t m, n, k;
 };
 struct Layout {
-  std::int64_t ld_pad, offset;
+  std::int64_t ld_pad, offset, ld_align;
 };
 
 constexpr Op kOps[2] = {Op::N, Op::T};
@@ -49,6 +51,7 @@ void add_product(std::vector<GemmCase>& out, const std::vector<Shape>& shapes, i
             c.beta = kAlphaBeta[ab][1];
             c.ld_pad = l.ld_pad;
             c.offset = l.offset;
+            c.ld_align = l.ld_align;
             out.push_back(c);
           }
 }
@@ -56,10 +59,10 @@ void add_product(std::vector<GemmCase>& out, const std::vector<Shape>& shapes, i
 // full: the whole plan; otherwise the smaller one used for a second C type.
 std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
   std::vector<GemmCase> cases;
-  const std::vector<Layout> all_layouts = {{0, 0}, {7, 0}, {3, 1}};
+  const std::vector<Layout> all_layouts = {{0, 0, 1}, {7, 0, 1}, {3, 1, 1}, {0, 0, 16}};
   if (tilemm::test::small_subset()) {
     add_product(cases, {{1, 1, 1}, {7, 7, 7}, {33, 17, 65}, {65, 65, 65}, {31, 129, 1}, {64, 32, 64}}, 2,
-                {{0, 0}, {3, 1}}, types);
+                {{0, 0, 1}, {3, 1, 1}, {0, 0, 16}}, types);
   } else if (full) {
     // Cubes: the design's sizes, tile +- 1 for tiles 16/32/64/128/256, and primes.
     std::vector<Shape> cubes;
@@ -71,7 +74,7 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
     add_product(cases,
                 {{129, 65, 1}, {1000, 7, 1}, {4097, 31, 129}, {7, 4097, 257}, {1, 1, 4097},
                  {1000, 1, 257}, {1, 1000, 31}, {2, 1000, 3}, {257, 127, 1031}},
-                2, {{0, 0}, {3, 1}}, types);
+                2, {{0, 0, 1}, {3, 1, 1}, {0, 0, 16}}, types);
     // The largest shape: each op once, alternating (alpha, beta) and layout, since each
     // case costs a 4097^3 product and its fp64 reference (about 33 kernel/dtype pairs).
     for (int op = 0; op < 4; ++op) {
@@ -82,27 +85,29 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
       c.alpha = kAlphaBeta[op % 2][0];
       c.beta = kAlphaBeta[op % 2][1];
       c.ld_pad = op % 2 == 0 ? 0 : 5;
-      c.offset = op % 2 == 0 ? 0 : 1;
+      c.offset = op == 3 ? 1 : 0;
+      c.ld_align = op < 2 ? 16 : 1;  // NN and NT in layouts the TMA accepts
       cases.push_back(c);
     }
   } else {
     add_product(cases, {{1, 1, 1}, {7, 7, 7}, {17, 17, 17}, {65, 65, 65}, {129, 129, 129}, {257, 257, 257},
                         {1000, 7, 1}, {257, 127, 1031}, {64, 32, 64}, {256, 128, 512}},
-                2, {{0, 0}, {3, 1}}, types);
+                2, {{0, 0, 1}, {3, 1, 1}, {0, 0, 16}}, types);
   }
-  // Strided batches, with broadcast A or B (stride 0).
+  // Strided batches, with broadcast A or B (stride 0), unaligned and 16-aligned.
   for (int variant = 0; variant < 3; ++variant)
-    for (int ab = 0; ab < 2; ++ab) {
+    for (int ab = 0; ab < 4; ++ab) {
       GemmCase c = types;
       c.m = variant == 2 ? 129 : 33;
       c.n = variant == 2 ? 1 : 65;
       c.k = variant == 1 ? 1 : 17;
       c.opa = variant == 1 ? Op::T : Op::N;
       c.opb = variant == 2 ? Op::T : Op::N;
-      c.alpha = kAlphaBeta[ab][0];
-      c.beta = kAlphaBeta[ab][1];
+      c.alpha = kAlphaBeta[ab % 2][0];
+      c.beta = kAlphaBeta[ab % 2][1];
       c.ld_pad = 2;
-      c.offset = 1;
+      c.offset = ab < 2 ? 1 : 0;
+      c.ld_align = ab < 2 ? 1 : 16;
       c.batch = variant == 0 ? 3 : 5;
       c.broadcast_a = variant == 1;
       c.broadcast_b = variant == 2;

@@ -1,0 +1,618 @@
+// Family "wgmma": Hopper's tensor-core path (sm_90a): warpgroup MMA (wgmma) reading
+// both operands from shared memory, fed by the Tensor Memory Accelerator (TMA) through
+// mbarriers, with one producer warpgroup and two consumer warpgroups.
+//
+// Why mma.sync stops at ~40% of cuBLAS on Hopper: every mma.sync needs its operands in
+// registers, so a warp spends ldmatrix instructions, registers and issue slots moving
+// the tile from shared memory into the tensor cores, and sm_90's tensor cores run at
+// full rate only through wgmma. Here the data path is asynchronous end to end:
+//   - global -> shared: the TMA. One thread issues one instruction per operand box (64
+//     k by up to 256 rows); the copy engine computes the addresses, zero-fills outside
+//     the matrix, writes the 128-byte-swizzled layout the tensor cores read, and counts
+//     the bytes into the stage's "full" mbarrier. No thread computes an address.
+//   - shared -> tensor cores: wgmma.mma_async m64nNk16 with 64-bit descriptors for both
+//     operands (ptx/wgmma.cuh has the layouts). No ldmatrix, no operand registers: the
+//     registers hold only the accumulators (128 per thread for a 64 x 256 tile).
+//   - Warp specialization: warpgroup 0 is the producer (one thread issues the copies);
+//     it gives registers back with setmaxnreg.dec (40 per thread) so that warpgroups 1
+//     and 2, the consumers, can raise theirs to 232 and keep a 64 x 256 fp32
+//     accumulator each. They wait on "full", issue 4 wgmma per 64-wide k-block, and
+//     release the stage on its "empty" mbarrier once wgmma.wait_group says the reads are
+//     done, keeping one k-block of wgmma in flight while waiting for the next stage.
+//   - Orientation: the kernel computes C^T = op(B)^T op(A)^T, so the accumulator rows
+//     (wgmma's M, 64 per consumer) run along C's columns n and each thread's
+//     accumulator pairs (d[2i], d[2i+1]) are adjacent along m: neighbours in column-major
+//     C, stored as one 4- or 8-byte access. wgmma's A operand is op(B)^T, its B operand
+//     op(A)^T; each is K-major or MN-major in shared memory according to the op (16-bit
+//     inputs may be either), so all four ops read their operands as stored.
+//   - `.persistent`: a grid of one block per SM walks the tiles in an L2-friendly order
+//     (groups of 8 tile rows along m), and the producer starts the next tile's loads
+//     while the consumers run the previous tile's epilogue.
+//
+// Data per block and k-block: (BM + BN) * 64 elements for 2 * BM * BN * 64 FLOP, so the
+// design intensity of a 256 x 128 tile is 85 FLOP/B (bf16), against 64 for mma_sync's
+// 128 x 128.
+// Requirements (the TMA's): compute capability 9.0 exactly (sm_90a code), A and B
+// 16-byte aligned, lda, ldb and batch strides multiples of 8 elements. Any m, n, k, op,
+// batch; C aligned to its element size. Other leading dimensions go to mma_sync's
+// .ldg2 variants or to the repacking path.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "kernels/gemm_common.cuh"
+#include "kernels/mma_sync_layout.cuh"
+#include "ptx/cp_async.cuh"
+#include "ptx/mbarrier.cuh"
+#include "ptx/tma.cuh"
+#include "ptx/wgmma.cuh"
+#include "registry/families.hpp"
+#include "registry/registry.hpp"
+
+// See naive.cu: kernel configurations are global-namespace types for nvcc 13.
+struct TilemmWgmmaConfig {
+  TilemmMmaInput input;  // BF16 or F16
+  int bm;                // rows of C per block (along m): wgmma's N, 128 or 256
+  int bn;                // columns of C per block (along n): 64 per consumer warpgroup
+  int stages;            // shared-memory ring depth
+  bool persistent;       // one block per SM walking the tiles, else one block per tile
+
+  static constexpr int kBK = 64;  // k per stage: 128 bytes of 16-bit elements, one swizzle row
+  static constexpr int kElementBytes = 2;
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = 232;
+  consteval int consumers() const { return bn / 64; }
+  consteval int threads() const { return 128 * (1 + consumers()); }
+  consteval int a_tile_bytes() const { return bn * kBK * kElementBytes; }  // wgmma A: op(B)^T
+  consteval int b_tile_bytes() const { return bm * kBK * kElementBytes; }  // wgmma B: op(A)^T
+  consteval int stage_bytes() const { return a_tile_bytes() + b_tile_bytes(); }
+  // The ring, its 2 barriers per stage, and 1 KB to align the ring to the swizzle's
+  // 1024-byte period (dynamic shared memory is only guaranteed 16-byte alignment).
+  consteval std::int64_t smem_bytes() const { return std::int64_t(stages) * (stage_bytes() + 16) + 1024; }
+  consteval bool valid() const {
+    return (bm == 128 || bm == 256) && bn == 128 && stages >= 2 && stages <= 8 &&
+           // every thread's register budget fits the register file of one SM
+           kProducerRegisters * 128 + kConsumerRegisters * 128 * consumers() <= 65536;
+  }
+};
+
+namespace tilemm::kernels {
+
+// The kernel's arguments besides the two tensor maps.
+struct WgmmaParams {
+  std::int64_t m, n, k;
+  float alpha, beta;
+  void* C;
+  std::int64_t ldc, stride_c;
+  std::int64_t batch;
+  std::int64_t tiles_m, tiles_n;
+  bool c_is_fp32;
+  bool c_pairs_aligned;  // two neighbouring elements along m form one aligned access
+  bool a_broadcast, b_broadcast;  // batch stride 0: every batch reads batch 0
+};
+
+// Tiles are numbered batch-major; within a batch, in groups of kGroupRows tile rows
+// (along m) walked column by column, so the blocks running at once share a few A row
+// panels and B column panels in L2 instead of streaming all of A for every column.
+constexpr std::int64_t kGroupRows = 8;
+
+struct WgmmaTile {
+  std::int64_t batch, tm, tn;
+};
+
+__device__ __forceinline__ WgmmaTile wgmma_tile_coordinates(std::int64_t t, std::int64_t tiles_m,
+                                                            std::int64_t tiles_n) {
+  const std::int64_t per_batch = tiles_m * tiles_n;
+  const std::int64_t b = t / per_batch;
+  const std::int64_t r = t % per_batch;
+  const std::int64_t per_group = kGroupRows * tiles_n;
+  const std::int64_t first_m = (r / per_group) * kGroupRows;
+  const std::int64_t rows = min(tiles_m - first_m, kGroupRows);
+  const std::int64_t in_group = r % per_group;
+  return {b, first_m + in_group % rows, in_group / rows};
+}
+
+template <TilemmWgmmaConfig kCfg, bool kTransA, bool kTransB, class CT>
+__device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, CT* C, std::int64_t m0,
+                                                         std::int64_t n_row0, int lane,
+                                                         const float (&acc)[kCfg.bm / 2]) {
+  using Traits = MmaInputTraits<kCfg.input>;
+  const int g = lane / 4, t = lane % 4;
+  const bool pairs = p.c_pairs_aligned;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const std::int64_t col = n_row0 + g + 8 * h;
+    if (col >= p.n) continue;
+    CT* const c_col = C + col * p.ldc;
+#pragma unroll
+    for (int j = 0; j < kCfg.bm / 8; ++j) {
+      const std::int64_t row = m0 + 8 * j + 2 * t;
+      if (row >= p.m) continue;
+      const float v0 = p.alpha * acc[4 * j + 2 * h], v1 = p.alpha * acc[4 * j + 2 * h + 1];
+      CT* const c = c_col + row;
+      if (pairs && row + 1 < p.m) {
+        if constexpr (std::is_same_v<CT, float>) {
+          float2 out = make_float2(v0, v1);
+          if (p.beta != 0.0f) {
+            const float2 old = *reinterpret_cast<const float2*>(c);
+            out.x += p.beta * old.x;
+            out.y += p.beta * old.y;
+          }
+          *reinterpret_cast<float2*>(c) = out;
+        } else {
+          float o0 = v0, o1 = v1;
+          if (p.beta != 0.0f) {
+            o0 += p.beta * Traits::to_float(c[0]);
+            o1 += p.beta * Traits::to_float(c[1]);
+          }
+          // One 4-byte store of the two rounded halves, element row in the low half.
+          const unsigned bits = Traits::bits(Traits::from_float(o0)) | (Traits::bits(Traits::from_float(o1)) << 16);
+          *reinterpret_cast<unsigned*>(c) = bits;
+        }
+      } else {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          if (row + e >= p.m) continue;
+          const float v = e == 0 ? v0 : v1;
+          if constexpr (std::is_same_v<CT, float>) {
+            c[e] = p.beta == 0.0f ? v : v + p.beta * c[e];
+          } else {
+            c[e] = Traits::from_float(p.beta == 0.0f ? v : v + p.beta * Traits::to_float(c[e]));
+          }
+        }
+      }
+    }
+  }
+}
+
+template <TilemmWgmmaConfig kCfg, bool kTransA, bool kTransB>
+__global__ void __launch_bounds__(kCfg.threads(), 1)
+    wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, WgmmaParams p) {
+  static_assert(kCfg.valid());
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using T = typename MmaInputTraits<kCfg.input>::Element;
+  constexpr int S = kCfg.stages, BM = kCfg.bm, BN = kCfg.bn, BK = TilemmWgmmaConfig::kBK;
+  constexpr ptx::WgmmaInput kIn =
+      kCfg.input == TilemmMmaInput::BF16 ? ptx::WgmmaInput::BF16 : ptx::WgmmaInput::F16;
+  // wgmma A = op(B)^T is K-major when B is stored k x n (op N); wgmma B = op(A)^T is
+  // K-major when A is stored k x m (op T). MN-major tiles are loaded as 64 x 64 boxes.
+  constexpr int kTransWgmmaA = kTransB ? 1 : 0;
+  constexpr int kTransWgmmaB = kTransA ? 0 : 1;
+  constexpr unsigned kMnBlockBytes = 64 * 128;  // one 64-wide MN column block of 64 k rows
+  constexpr unsigned kSliceStepKMajor = 16 * 2;   // next k16 slice: 32 bytes along a row
+  constexpr unsigned kSliceStepMnMajor = 16 * 128;  // next k16 slice: 16 rows of 128 bytes
+
+  extern __shared__ uint4 wgmma_smem[];
+  const unsigned raw = ptx::shared_address(wgmma_smem);
+  const unsigned ring = (raw + 1023u) & ~1023u;
+  const unsigned barriers = ring + unsigned(S * kCfg.stage_bytes());
+  const auto full_bar = [&](int s) { return barriers + 8u * unsigned(s); };
+  const auto empty_bar = [&](int s) { return barriers + 8u * unsigned(S + s); };
+  const auto a_tile = [&](int s) { return ring + unsigned(s * kCfg.stage_bytes()); };
+  const auto b_tile = [&](int s) { return a_tile(s) + unsigned(kCfg.a_tile_bytes()); };
+
+  const int warpgroup = threadIdx.x / 128;
+  if (threadIdx.x == 0) {
+    ptx::prefetch_tensormap(&map_a);
+    ptx::prefetch_tensormap(&map_b);
+    for (int s = 0; s < S; ++s) {
+      ptx::mbarrier_init_shared_b64(full_bar(s), 1);  // the producer's expect_tx arrival
+      ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * kCfg.consumers());  // one per consumer warp
+    }
+    ptx::fence_mbarrier_init_release_cluster();
+  }
+  __syncthreads();
+
+  const std::int64_t total_tiles = p.tiles_m * p.tiles_n * p.batch;
+  const int k_blocks = int((p.k + BK - 1) / BK);
+
+  if (warpgroup == 0) {
+    // Producer: one thread issues every copy; the rest of the warpgroup idles.
+    ptx::setmaxnreg_dec_sync_aligned_u32<TilemmWgmmaConfig::kProducerRegisters>();
+    if (threadIdx.x != 0) return;
+    int stage = 0;
+    unsigned phase = 0;
+    for (std::int64_t t = blockIdx.x; t < total_tiles; t += gridDim.x) {
+      const WgmmaTile tile = wgmma_tile_coordinates(t, p.tiles_m, p.tiles_n);
+      const int m0 = int(tile.tm * BM), n0 = int(tile.tn * BN);
+      const int za = p.a_broadcast ? 0 : int(tile.batch), zb = p.b_broadcast ? 0 : int(tile.batch);
+      for (int kb = 0; kb < k_blocks; ++kb) {
+        const int k0 = kb * BK;
+        ptx::mbarrier_wait_parity_shared_b64(empty_bar(stage), phase ^ 1u);
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(stage), unsigned(kCfg.stage_bytes()));
+        if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k)
+#pragma unroll
+          for (int j = 0; j < BN / 64; ++j)
+            ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(stage) + j * kMnBlockBytes, &map_b, n0 + 64 * j, k0,
+                                                          zb, full_bar(stage));
+        } else {  // B stored k x n: one box (k 64, n BN)
+          ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(stage), &map_b, k0, n0, zb, full_bar(stage));
+        }
+        if constexpr (kTransA) {  // A stored k x m: one box (k 64, m BM)
+          ptx::cp_async_bulk_tensor_3d_global_to_shared(b_tile(stage), &map_a, k0, m0, za, full_bar(stage));
+        } else {  // A stored m x k: 64 x 64 boxes (m, k)
+#pragma unroll
+          for (int j = 0; j < BM / 64; ++j)
+            ptx::cp_async_bulk_tensor_3d_global_to_shared(b_tile(stage) + j * kMnBlockBytes, &map_a, m0 + 64 * j, k0,
+                                                          za, full_bar(stage));
+        }
+        if (++stage == S) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      }
+    }
+  } else {
+    // Consumers: warpgroup c computes columns [64c, 64c + 64) of the block's n range.
+    ptx::setmaxnreg_inc_sync_aligned_u32<TilemmWgmmaConfig::kConsumerRegisters>();
+    const int c = warpgroup - 1;
+    const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x % 128) / 32;
+    int stage = 0;
+    unsigned phase = 0;
+    for (std::int64_t t = blockIdx.x; t < total_tiles; t += gridDim.x) {
+      const WgmmaTile tile = wgmma_tile_coordinates(t, p.tiles_m, p.tiles_n);
+      float acc[BM / 2];
+#pragma unroll
+      for (int i = 0; i < BM / 2; ++i) acc[i] = 0.0f;
+      int previous = -1;
+      for (int kb = 0; kb < k_blocks; ++kb) {
+        ptx::mbarrier_wait_parity_shared_b64(full_bar(stage), phase);
+        const unsigned a_base = a_tile(stage) + unsigned(c) * kMnBlockBytes;  // 64 rows or one MN block
+        const unsigned b_base = b_tile(stage);
+        ptx::wgmma_fence_sync_aligned();
+#pragma unroll
+        for (int s = 0; s < BK / 16; ++s) {
+          const std::uint64_t da =
+              kTransWgmmaA ? ptx::wgmma_descriptor_swizzle128(a_base + s * kSliceStepMnMajor, kMnBlockBytes, 1024)
+                           : ptx::wgmma_descriptor_swizzle128(a_base + s * kSliceStepKMajor, 16, 1024);
+          const std::uint64_t db =
+              kTransWgmmaB ? ptx::wgmma_descriptor_swizzle128(b_base + s * kSliceStepMnMajor, kMnBlockBytes, 1024)
+                           : ptx::wgmma_descriptor_swizzle128(b_base + s * kSliceStepKMajor, 16, 1024);
+          ptx::wgmma_mma_async_m64nNk16_f32<BM, kIn, kTransWgmmaA, kTransWgmmaB>(acc, da, db);
+        }
+        ptx::wgmma_commit_group_sync_aligned();
+        // The previous k-block's wgmma are done: its stage may be refilled.
+        ptx::wgmma_wait_group_sync_aligned<1>();
+        if (previous >= 0 && lane == 0) ptx::mbarrier_arrive_shared_b64(empty_bar(previous));
+        previous = stage;
+        if (++stage == S) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      }
+      ptx::wgmma_wait_group_sync_aligned<0>();
+      if (previous >= 0 && lane == 0) ptx::mbarrier_arrive_shared_b64(empty_bar(previous));
+
+      const std::int64_t m0 = tile.tm * BM;
+      const std::int64_t n_row0 = tile.tn * BN + 64 * c + 16 * warp_in_group;
+      if (p.c_is_fp32) {
+        float* const C = static_cast<float*>(p.C) + tile.batch * p.stride_c;
+        wgmma_store_accumulators<kCfg, kTransA, kTransB>(p, C, m0, n_row0, lane, acc);
+      } else {
+        T* const C = static_cast<T*>(p.C) + tile.batch * p.stride_c;
+        wgmma_store_accumulators<kCfg, kTransA, kTransB>(p, C, m0, n_row0, lane, acc);
+      }
+    }
+  }
+#else
+  (void)map_a;
+  (void)map_b;
+  (void)p;
+#endif
+}
+
+// ---- host side: tensor maps, launch, registry entries ----
+
+// cuTensorMapEncodeTiled is a driver function; the runtime hands out its address, so
+// libtilemm needs no link to libcuda.
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult status{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &status) !=
+            cudaSuccess ||
+        status != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      f = nullptr;
+    }
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+  }();
+  return fn;
+}
+
+// The tensor map of one operand as stored (rows contiguous, ld between columns), 3-D
+// with the batch as the outer dimension, 128-byte swizzle, zeros outside. A box is 64
+// elements along the rows by box_cols columns.
+bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int64_t rows, std::int64_t cols,
+                        std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols) {
+  const auto encode = tensor_map_encoder();
+  if (encode == nullptr) return false;
+  const bool broadcast = batch <= 1 || stride == 0;
+  const cuuint64_t dims[3] = {cuuint64_t(rows), cuuint64_t(cols), cuuint64_t(broadcast ? 1 : batch)};
+  const cuuint64_t bytes_ld = cuuint64_t(ld) * 2;
+  const cuuint64_t strides[2] = {bytes_ld, broadcast ? bytes_ld * cuuint64_t(cols) : cuuint64_t(stride) * 2};
+  const cuuint32_t box[3] = {64, cuuint32_t(box_cols), 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUtensorMapDataType dt =
+      type == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  return encode(map, dt, 3, const_cast<void*>(base), dims, strides, box, element_strides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// Both operands' maps for a configuration: K-major operands in one box per stage
+// (64 k by the tile's rows), MN-major ones in 64 x 64 boxes.
+template <TilemmWgmmaConfig kCfg>
+bool encode_wgmma_maps(const GemmProblem& p, CUtensorMap* map_a, CUtensorMap* map_b) {
+  const int a_box = p.opa == Op::T ? kCfg.bm : 64;
+  const int b_box = p.opb == Op::N ? kCfg.bn : 64;
+  return encode_operand_map(map_a, p.a_type, p.A, p.a_rows(), p.a_cols(), p.lda, p.batch, p.stride_a, a_box) &&
+         encode_operand_map(map_b, p.b_type, p.B, p.b_rows(), p.b_cols(), p.ldb, p.batch, p.stride_b, b_box);
+}
+
+// The TMA reads an operand in place when its base is 16-byte aligned and its leading
+// dimension and batch stride are multiples of 8 elements (16 bytes).
+inline bool tma_readable(const void* base, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
+  return mma_sync_aligned_to(base, 16) && ld % 8 == 0 && (batch <= 1 || stride % 8 == 0);
+}
+
+// kRepack: operands the TMA cannot read in place are repacked first (see below), so
+// only element alignment is required of them.
+template <TilemmWgmmaConfig kCfg, bool kRepack>
+std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
+  std::string r = mma_sync_require_types<kCfg.input>(p);
+  if (!r.empty()) return r;
+  if (dev.cc_major != 9 || dev.cc_minor != 0) return "needs compute capability 9.0 (sm_90a wgmma and TMA)";
+  if (kCfg.smem_bytes() > dev.smem_per_block_optin) {
+    return "needs " + std::to_string(kCfg.smem_bytes()) + " bytes of shared memory per block, device allows " +
+           std::to_string(dev.smem_per_block_optin);
+  }
+  if (!mma_sync_aligned_to(p.C, dtype_size(p.c_type))) return "C must be aligned to its element size";
+  if (p.m > 2147483647LL || p.n > 2147483647LL || p.k > 2147483647LL || p.batch > 2147483647LL) {
+    return "m, n, k and batch must fit the TMA's 32-bit coordinates";
+  }
+  const bool a_in_place = tma_readable(p.A, p.lda, p.stride_a, p.batch);
+  const bool b_in_place = tma_readable(p.B, p.ldb, p.stride_b, p.batch);
+  if constexpr (kRepack) {
+    if (!mma_sync_aligned_to(p.A, 2) || !mma_sync_aligned_to(p.B, 2)) {
+      return "A and B must be aligned to their element size";
+    }
+  } else {
+    if (!a_in_place) return "A must be 16-byte aligned with lda (and the batch stride) a multiple of 8 elements (TMA)";
+    if (!b_in_place) return "B must be 16-byte aligned with ldb (and the batch stride) a multiple of 8 elements (TMA)";
+  }
+  // The tensor map's strides are below 2^40 bytes (repacked operands are smaller still).
+  constexpr std::int64_t kMaxStrideElements = (std::int64_t(1) << 39) - 1;
+  if (p.lda > kMaxStrideElements || p.ldb > kMaxStrideElements || p.stride_a > kMaxStrideElements ||
+      p.stride_b > kMaxStrideElements) {
+    return "leading dimensions and batch strides of A and B must stay below 2^40 bytes (TMA)";
+  }
+  return {};
+}
+
+template <TilemmWgmmaConfig kCfg>
+cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
+  CUtensorMap map_a, map_b;
+  if (!encode_wgmma_maps<kCfg>(prob, &map_a, &map_b)) return cudaErrorInvalidValue;
+  WgmmaParams params{};
+  params.m = prob.m;
+  params.n = prob.n;
+  params.k = prob.k;
+  params.alpha = static_cast<float>(prob.alpha);
+  params.beta = static_cast<float>(prob.beta);
+  params.C = prob.C;
+  params.ldc = prob.ldc;
+  params.stride_c = prob.stride_c;
+  params.batch = prob.batch;
+  params.tiles_m = (prob.m + kCfg.bm - 1) / kCfg.bm;
+  params.tiles_n = (prob.n + kCfg.bn - 1) / kCfg.bn;
+  params.c_is_fp32 = prob.c_type == DType::F32;
+  const std::int64_t c_bytes = dtype_size(prob.c_type);
+  params.c_pairs_aligned = mma_sync_aligned_to(prob.C, 2 * c_bytes) && prob.ldc % 2 == 0 &&
+                           (prob.batch <= 1 || prob.stride_c % 2 == 0);
+  params.a_broadcast = prob.batch <= 1 || prob.stride_a == 0;
+  params.b_broadcast = prob.batch <= 1 || prob.stride_b == 0;
+  const std::int64_t tiles = params.tiles_m * params.tiles_n * prob.batch;
+  const std::int64_t blocks = kCfg.persistent ? std::min<std::int64_t>(tiles, device_sm_count())
+                                              : std::min<std::int64_t>(tiles, 2147483647LL);
+  return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
+    const auto kernel = wgmma_gemm<kCfg, kTA, kTB>;
+    constexpr std::int64_t smem = kCfg.smem_bytes();
+    static std::once_flag opted_in;
+    static cudaError_t opt_in_error = cudaSuccess;
+    std::call_once(opted_in, [&] {
+      opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    });
+    if (opt_in_error != cudaSuccess) return opt_in_error;
+    kernel<<<static_cast<unsigned>(blocks), kCfg.threads(), smem, stream>>>(map_a, map_b, params);
+    return cudaGetLastError();
+  });
+}
+
+// ---- any leading dimension: repacking into an aligned workspace ----
+//
+// The TMA needs 16-byte-aligned bases and strides; lda = 4093 gives neither. Rather than
+// leave the tensor cores for scalar loads (mma_sync's .ldg2 runs at a fifth of wgmma's
+// speed), such an operand is first copied, as stored, into a stream-ordered workspace
+// whose leading dimension is rounded up to 8 elements and whose batch stride is
+// ld' x columns: one pass over the operand (4 bytes per element moved, 2 read + 2
+// written, about 40 us for both 4093^2 operands at 3.5 TB/s) buys the wgmma kernel
+// (about 230 us at 4093^3). An operand the TMA can read is used in place.
+
+constexpr int kRepackThreads = 256;
+
+// One thread per 8 destination elements (one 16-byte store), reading them one by one
+// (the source row may start at any element); rows past the operand are zero.
+__global__ void __launch_bounds__(kRepackThreads)
+    repack_rows_aligned16(const unsigned short* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                          std::int64_t stride, std::int64_t batches, unsigned short* dst, std::int64_t dst_ld,
+                          std::int64_t dst_stride) {
+  const std::int64_t r0 = (std::int64_t(blockIdx.x) * kRepackThreads + threadIdx.x) * 8;
+  if (r0 >= dst_ld) return;
+  for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
+    for (std::int64_t c = blockIdx.y; c < cols; c += gridDim.y) {
+      const unsigned short* in = src + b * stride + c * ld;
+      unsigned v[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const std::int64_t r = r0 + 2 * i;
+        const unsigned lo = r < rows ? in[r] : 0u;
+        const unsigned hi = r + 1 < rows ? in[r + 1] : 0u;
+        v[i] = lo | (hi << 16);
+      }
+      *reinterpret_cast<uint4*>(dst + b * dst_stride + c * dst_ld + r0) = make_uint4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+// The aligned copy of one operand: where it lives and its new strides.
+struct RepackedOperand {
+  std::int64_t ld, stride, batches, bytes;
+};
+
+inline RepackedOperand plan_repack(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t batch) {
+  RepackedOperand r{};
+  r.ld = (std::max<std::int64_t>(rows, 1) + 7) / 8 * 8;
+  r.batches = batch <= 1 || stride == 0 ? 1 : batch;
+  r.stride = r.batches == 1 ? 0 : r.ld * cols;
+  r.bytes = r.ld * cols * r.batches * 2;
+  return r;
+}
+
+inline cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                  std::int64_t stride, const RepackedOperand& r, void* dst, cudaStream_t stream) {
+  const dim3 grid(ceil_div_u(r.ld / 8, kRepackThreads), static_cast<unsigned>(std::min<std::int64_t>(cols, 65535)),
+                  grid_z_for(r.batches));
+  repack_rows_aligned16<<<grid, kRepackThreads, 0, stream>>>(static_cast<const unsigned short*>(src), rows, cols, ld,
+                                                              stride, r.batches, static_cast<unsigned short*>(dst),
+                                                              r.ld, r.stride);
+  return cudaGetLastError();
+}
+
+template <TilemmWgmmaConfig kCfg>
+cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) {
+  GemmProblem q = prob;
+  const bool repack_a = !tma_readable(prob.A, prob.lda, prob.stride_a, prob.batch);
+  const bool repack_b = !tma_readable(prob.B, prob.ldb, prob.stride_b, prob.batch);
+  if (!repack_a && !repack_b) return launch_wgmma<kCfg>(prob, stream);
+  const RepackedOperand ra = plan_repack(prob.a_rows(), prob.a_cols(), prob.stride_a, prob.batch);
+  const RepackedOperand rb = plan_repack(prob.b_rows(), prob.b_cols(), prob.stride_b, prob.batch);
+  const std::int64_t a_bytes = repack_a ? (ra.bytes + 255) / 256 * 256 : 0;
+  const std::int64_t total = a_bytes + (repack_b ? rb.bytes : 0);
+  char* workspace = nullptr;
+  // Stream-ordered workspace: no synchronization, and the pool reuses the memory.
+  cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), std::size_t(total), stream);
+  if (err != cudaSuccess) return err;
+  if (repack_a) {
+    err = enqueue_repack(prob.A, prob.a_rows(), prob.a_cols(), prob.lda, prob.stride_a, ra, workspace, stream);
+    q.A = workspace;
+    q.lda = ra.ld;
+    q.stride_a = ra.stride;
+  }
+  if (err == cudaSuccess && repack_b) {
+    err = enqueue_repack(prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.stride_b, rb, workspace + a_bytes,
+                         stream);
+    q.B = workspace + a_bytes;
+    q.ldb = rb.ld;
+    q.stride_b = rb.stride;
+  }
+  if (err == cudaSuccess) err = launch_wgmma<kCfg>(q, stream);
+  const cudaError_t freed = cudaFreeAsync(workspace, stream);
+  return err != cudaSuccess ? err : freed;
+}
+
+template <TilemmWgmmaConfig kCfg, bool kRepack>
+std::string wgmma_name() {
+  return std::string("wgmma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
+         std::to_string(kCfg.bn) + "x" + std::to_string(TilemmWgmmaConfig::kBK) + ".s" +
+         std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") + (kRepack ? ".repack" : "");
+}
+
+// relative_speed: the configuration's speed on problems that fill the GPU, relative to
+// the best of its input type (a prior until `tilemm-bench --tune` measures it).
+template <TilemmWgmmaConfig kCfg, bool kRepack>
+KernelEntry make_wgmma_entry(double relative_speed) {
+  KernelEntry e;
+  e.name = wgmma_name<kCfg, kRepack>();
+  e.family = "wgmma";
+  e.ladder_step = kRepack ? 23 : kCfg.persistent ? 22 : 21;
+  e.summary = std::string("Hopper wgmma (") + MmaInputTraits<kCfg.input>::kName +
+              ") from a TMA-filled mbarrier ring, producer/consumer warpgroups with setmaxnreg" +
+              (kCfg.persistent ? ", persistent grid in L2-grouped tile order" : "") +
+              (kRepack ? "; operands the TMA cannot read are first repacked into an aligned workspace" : "");
+  e.dtypes = MmaInputTraits<kCfg.input>::kName;
+  e.min_compute_capability = 90;
+  e.requirements = kRepack ? "compute capability 9.0 (sm_90a); A, B, C aligned to their element size; a "
+                             "stream-ordered workspace for operands with unaligned leading dimensions"
+                           : "compute capability 9.0 (sm_90a); A and B 16-byte aligned, lda/ldb (and batch "
+                             "strides) multiples of 8 elements";
+  e.arithmetic_intensity = double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * 2 / 2.0);
+  e.auto_eligible = true;
+  // Above every mma_sync entry (2000-2200) where the TMA reads the operands in place:
+  // wgmma is the faster instruction. The repacking entries score 2150-2250, above
+  // mma_sync's scalar-load variants (the only other choice for such operands), but only
+  // for products of at least 2 * 512^3 FLOP; below that the extra pass and launches are
+  // taken to cost more than they save (a prior, to be measured).
+  const double base = kRepack ? 2150.0 : 2300.0;
+  e.auto_priority = int(base);
+  e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
+    if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
+    const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
+    const double eff = wave_efficiency(tiles, dev.sm_count);  // one block per SM either way
+    return base + 100.0 * relative_speed * eff;
+  };
+  e.can_implement = wgmma_can_implement<kCfg, kRepack>;
+  e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;
+  e.resources = [] {
+    return KernelResources{reinterpret_cast<const void*>(&wgmma_gemm<kCfg, false, false>), kCfg.threads(),
+                           kCfg.smem_bytes()};
+  };
+  return e;
+}
+
+// {input, bm, bn, stages, persistent} with priors for their relative speed.
+template <TilemmMmaInput kIn>
+struct WgmmaConfigTable {
+  static constexpr TilemmWgmmaConfig configs[] = {
+      {kIn, 256, 128, 4, false},
+      {kIn, 256, 128, 4, true},
+      {kIn, 128, 128, 6, true},
+  };
+  static constexpr double relative_speed[] = {0.9, 1.0, 0.85};
+  static constexpr std::size_t kCount = std::size(configs);
+  static constexpr std::size_t kRepacked = 1;  // configs[1] also registered with repacking
+};
+
+// Registers every configuration for bf16 and fp16 in ladder order: the one-block-per-
+// tile grid, the persistent ones, then the repacking entry.
+template <std::size_t I>
+void add_wgmma_config(Registry& r) {
+  using Bf16 = WgmmaConfigTable<TilemmMmaInput::BF16>;
+  using F16 = WgmmaConfigTable<TilemmMmaInput::F16>;
+  r.add(make_wgmma_entry<Bf16::configs[I], false>(Bf16::relative_speed[I]));
+  r.add(make_wgmma_entry<F16::configs[I], false>(F16::relative_speed[I]));
+}
+
+void add_wgmma_configs(Registry& r) {
+  using Bf16 = WgmmaConfigTable<TilemmMmaInput::BF16>;
+  using F16 = WgmmaConfigTable<TilemmMmaInput::F16>;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (add_wgmma_config<I>(r), ...);
+  }(std::make_index_sequence<Bf16::kCount>{});
+  r.add(make_wgmma_entry<Bf16::configs[Bf16::kRepacked], true>(Bf16::relative_speed[Bf16::kRepacked]));
+  r.add(make_wgmma_entry<F16::configs[F16::kRepacked], true>(F16::relative_speed[F16::kRepacked]));
+}
+
+}  // namespace tilemm::kernels
+
+namespace tilemm {
+
+void register_wgmma(Registry& r) { kernels::add_wgmma_configs(r); }
+
+}  // namespace tilemm

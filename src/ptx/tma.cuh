@@ -1,0 +1,35 @@
+// Wrappers for the Tensor Memory Accelerator, the bulk tensor copy engine (sm_90).
+// PTX ISA, "Data Movement and Conversion Instructions: cp.async.bulk.tensor" and
+// "prefetch.tensormap"; the tensor map is built on the host by cuTensorMapEncodeTiled.
+//
+// One instruction, issued by one thread, copies a whole box (here up to 64 x 256
+// elements) of a 3-D tensor (columns, rows, batch) into shared memory, applying the
+// tensor map's swizzle, filling elements outside the tensor with zeros, and reporting
+// the bytes it wrote to an mbarrier (complete_tx). Borders need no code in the kernel.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace tilemm::ptx {
+
+// prefetch.tensormap [map]: brings the tensor map (a kernel parameter) into the cache
+// before the first copy needs it.
+__device__ __forceinline__ void prefetch_tensormap(const void* tensor_map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(tensor_map)) : "memory");
+}
+
+// cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+//   [dst], [map, {x, y, z}], [bar]
+// x is the contiguous coordinate. dst must be 128-byte aligned (1024 for 128-byte swizzle).
+__device__ __forceinline__ void cp_async_bulk_tensor_3d_global_to_shared(unsigned dst, const void* tensor_map,
+                                                                         int x, int y, int z, unsigned bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
+      "[%5];\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(tensor_map)), "r"(x), "r"(y), "r"(z), "r"(bar)
+      : "memory");
+}
+
+}  // namespace tilemm::ptx
