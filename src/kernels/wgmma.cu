@@ -49,6 +49,7 @@
 
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
+#include "ptx/cluster.cuh"
 #include "ptx/cp_async.cuh"
 #include "ptx/mbarrier.cuh"
 #include "ptx/tma.cuh"
@@ -63,6 +64,7 @@ struct TilemmWgmmaConfig {
   int bn;                // columns of C per block (along n): 64 per consumer warpgroup
   int stages;            // shared-memory ring depth
   bool persistent;       // one block per SM walking the tiles, else one block per tile
+  int cluster_n;         // CTAs per cluster along n; they share (multicast) the A tile
 
   static constexpr int kBK = 64;  // k per stage: 128 bytes of 16-bit elements, one swizzle row
   static constexpr int kElementBytes = 2;
@@ -78,6 +80,7 @@ struct TilemmWgmmaConfig {
   consteval std::int64_t smem_bytes() const { return std::int64_t(stages) * (stage_bytes() + 16) + 1024; }
   consteval bool valid() const {
     return (bm == 128 || bm == 256) && bn == 128 && stages >= 2 && stages <= 8 &&
+           (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 &&
            // every thread's register budget fits the register file of one SM
            kProducerRegisters * 128 + kConsumerRegisters * 128 * consumers() <= 65536;
   }
@@ -179,6 +182,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using T = typename MmaInputTraits<kCfg.input>::Element;
   constexpr int S = kCfg.stages, BM = kCfg.bm, BN = kCfg.bn, BK = TilemmWgmmaConfig::kBK;
+  constexpr int CN = kCfg.cluster_n;
   constexpr ptx::WgmmaInput kIn =
       kCfg.input == TilemmMmaInput::BF16 ? ptx::WgmmaInput::BF16 : ptx::WgmmaInput::F16;
   // wgmma A = op(B)^T is K-major when B is stored k x n (op N); wgmma B = op(A)^T is
@@ -199,29 +203,52 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   const auto b_tile = [&](int s) { return a_tile(s) + unsigned(kCfg.a_tile_bytes()); };
 
   const int warpgroup = threadIdx.x / 128;
+  // In a cluster of CN CTAs along n, CTA `rank` computes tile column CN * q + rank; the
+  // CN CTAs share the A tile, and each loads 1/CN of it for all of them (multicast).
+  const unsigned rank = CN > 1 ? ptx::cluster_ctarank() : 0u;
   if (threadIdx.x == 0) {
     ptx::prefetch_tensormap(&map_a);
     ptx::prefetch_tensormap(&map_b);
     for (int s = 0; s < S; ++s) {
       ptx::mbarrier_init_shared_b64(full_bar(s), 1);  // the producer's expect_tx arrival
-      ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * kCfg.consumers());  // one per consumer warp
+      // One arrival per consumer warp of every CTA that reads what this CTA multicasts.
+      ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * kCfg.consumers() * CN);
     }
     ptx::fence_mbarrier_init_release_cluster();
   }
   __syncthreads();
+  if constexpr (CN > 1) ptx::cluster_sync();  // the peers' barriers exist before any multicast
 
-  const std::int64_t total_tiles = p.tiles_m * p.tiles_n * p.batch;
+  const std::int64_t cluster_cols = (p.tiles_n + CN - 1) / CN;
+  const std::int64_t total_tiles = p.tiles_m * cluster_cols * p.batch;
+  const std::int64_t first_tile = blockIdx.x / CN, tile_step = gridDim.x / CN;
   const int k_blocks = int((p.k + BK - 1) / BK);
+
+  // A's boxes go to every CTA of the cluster; a consumer frees a stage in all of them.
+  const auto load_a = [&](unsigned dst, int x, int y, int z, unsigned bar) {
+    if constexpr (CN > 1) {
+      ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(dst, &map_a, x, y, z, bar, (1u << CN) - 1u);
+    } else {
+      ptx::cp_async_bulk_tensor_3d_global_to_shared(dst, &map_a, x, y, z, bar);
+    }
+  };
+  const auto release_stage = [&](int s) {
+    if constexpr (CN > 1) {
+#pragma unroll
+      for (int r = 0; r < CN; ++r) ptx::mbarrier_arrive_cluster_b64(empty_bar(s), unsigned(r));
+    } else {
+      ptx::mbarrier_arrive_shared_b64(empty_bar(s));
+    }
+  };
 
   if (warpgroup == 0) {
     // Producer: one thread issues every copy; the rest of the warpgroup idles.
     ptx::setmaxnreg_dec_sync_aligned_u32<TilemmWgmmaConfig::kProducerRegisters>();
-    if (threadIdx.x != 0) return;
     int stage = 0;
     unsigned phase = 0;
-    for (std::int64_t t = blockIdx.x; t < total_tiles; t += gridDim.x) {
-      const WgmmaTile tile = wgmma_tile_coordinates(t, p.tiles_m, p.tiles_n);
-      const int m0 = int(tile.tm * BM), n0 = int(tile.tn * BN);
+    for (std::int64_t t = first_tile; threadIdx.x == 0 && t < total_tiles; t += tile_step) {
+      const WgmmaTile tile = wgmma_tile_coordinates(t, p.tiles_m, cluster_cols);
+      const int m0 = int(tile.tm * BM), n0 = int((tile.tn * CN + rank) * BN);
       const int za = p.a_broadcast ? 0 : int(tile.batch), zb = p.b_broadcast ? 0 : int(tile.batch);
       for (int kb = 0; kb < k_blocks; ++kb) {
         const int k0 = kb * BK;
@@ -235,13 +262,13 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         } else {  // B stored k x n: one box (k 64, n BN)
           ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(stage), &map_b, k0, n0, zb, full_bar(stage));
         }
-        if constexpr (kTransA) {  // A stored k x m: one box (k 64, m BM)
-          ptx::cp_async_bulk_tensor_3d_global_to_shared(b_tile(stage), &map_a, k0, m0, za, full_bar(stage));
-        } else {  // A stored m x k: 64 x 64 boxes (m, k)
+        if constexpr (kTransA) {  // A stored k x m: one box (k 64, m BM / CN) per CTA
+          constexpr int kRows = BM / CN;
+          load_a(b_tile(stage) + rank * kRows * 128, k0, m0 + int(rank) * kRows, za, full_bar(stage));
+        } else {  // A stored m x k: 64 x 64 boxes (m, k), every CN-th one per CTA
 #pragma unroll
           for (int j = 0; j < BM / 64; ++j)
-            ptx::cp_async_bulk_tensor_3d_global_to_shared(b_tile(stage) + j * kMnBlockBytes, &map_a, m0 + 64 * j, k0,
-                                                          za, full_bar(stage));
+            if (j % CN == int(rank)) load_a(b_tile(stage) + j * kMnBlockBytes, m0 + 64 * j, k0, za, full_bar(stage));
         }
         if (++stage == S) {
           stage = 0;
@@ -256,8 +283,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x % 128) / 32;
     int stage = 0;
     unsigned phase = 0;
-    for (std::int64_t t = blockIdx.x; t < total_tiles; t += gridDim.x) {
-      const WgmmaTile tile = wgmma_tile_coordinates(t, p.tiles_m, p.tiles_n);
+    for (std::int64_t t = first_tile; t < total_tiles; t += tile_step) {
+      const WgmmaTile tile = wgmma_tile_coordinates(t, p.tiles_m, cluster_cols);
       float acc[BM / 2];
 #pragma unroll
       for (int i = 0; i < BM / 2; ++i) acc[i] = 0.0f;
@@ -280,7 +307,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         ptx::wgmma_commit_group_sync_aligned();
         // The previous k-block's wgmma are done: its stage may be refilled.
         ptx::wgmma_wait_group_sync_aligned<1>();
-        if (previous >= 0 && lane == 0) ptx::mbarrier_arrive_shared_b64(empty_bar(previous));
+        if (previous >= 0 && lane == 0) release_stage(previous);
         previous = stage;
         if (++stage == S) {
           stage = 0;
@@ -288,10 +315,11 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         }
       }
       ptx::wgmma_wait_group_sync_aligned<0>();
-      if (previous >= 0 && lane == 0) ptx::mbarrier_arrive_shared_b64(empty_bar(previous));
+      if (previous >= 0 && lane == 0) release_stage(previous);
 
       const std::int64_t m0 = tile.tm * BM;
-      const std::int64_t n_row0 = tile.tn * BN + 64 * c + 16 * warp_in_group;
+      // A cluster's last tile column may lie past n: its stores are all skipped.
+      const std::int64_t n_row0 = (tile.tn * CN + rank) * BN + 64 * c + 16 * warp_in_group;
       if (p.c_is_fp32) {
         float* const C = static_cast<float*>(p.C) + tile.batch * p.stride_c;
         wgmma_store_accumulators<kCfg, kTransA, kTransB>(p, C, m0, n_row0, lane, acc);
@@ -301,6 +329,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       }
     }
   }
+  // No CTA leaves while a peer may still multicast into it or arrive on its barriers.
+  if constexpr (CN > 1) ptx::cluster_sync();
 #else
   (void)map_a;
   (void)map_b;
@@ -351,7 +381,7 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
 // (64 k by the tile's rows), MN-major ones in 64 x 64 boxes.
 template <TilemmWgmmaConfig kCfg>
 bool encode_wgmma_maps(const GemmProblem& p, CUtensorMap* map_a, CUtensorMap* map_b) {
-  const int a_box = p.opa == Op::T ? kCfg.bm : 64;
+  const int a_box = p.opa == Op::T ? kCfg.bm / kCfg.cluster_n : 64;  // a cluster splits the A tile
   const int b_box = p.opb == Op::N ? kCfg.bn : 64;
   return encode_operand_map(map_a, p.a_type, p.A, p.a_rows(), p.a_cols(), p.lda, p.batch, p.stride_a, a_box) &&
          encode_operand_map(map_b, p.b_type, p.B, p.b_rows(), p.b_cols(), p.ldb, p.batch, p.stride_b, b_box);
@@ -375,7 +405,9 @@ std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
            std::to_string(dev.smem_per_block_optin);
   }
   if (!mma_sync_aligned_to(p.C, dtype_size(p.c_type))) return "C must be aligned to its element size";
-  if (p.m > 2147483647LL || p.n > 2147483647LL || p.k > 2147483647LL || p.batch > 2147483647LL) {
+  // Tile origins up to one cluster of tiles past m or n are still 32-bit coordinates.
+  constexpr std::int64_t kMaxCoordinate = 2147483647LL - 1024;
+  if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch > kMaxCoordinate) {
     return "m, n, k and batch must fit the TMA's 32-bit coordinates";
   }
   const bool a_in_place = tma_readable(p.A, p.lda, p.stride_a, p.batch);
@@ -419,20 +451,42 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
                            (prob.batch <= 1 || prob.stride_c % 2 == 0);
   params.a_broadcast = prob.batch <= 1 || prob.stride_a == 0;
   params.b_broadcast = prob.batch <= 1 || prob.stride_b == 0;
-  const std::int64_t tiles = params.tiles_m * params.tiles_n * prob.batch;
-  const std::int64_t blocks = kCfg.persistent ? std::min<std::int64_t>(tiles, device_sm_count())
-                                              : std::min<std::int64_t>(tiles, 2147483647LL);
+  constexpr int CN = kCfg.cluster_n;
+  const std::int64_t cluster_tiles = params.tiles_m * ((params.tiles_n + CN - 1) / CN) * prob.batch;
   return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
     const auto kernel = wgmma_gemm<kCfg, kTA, kTB>;
     constexpr std::int64_t smem = kCfg.smem_bytes();
-    static std::once_flag opted_in;
-    static cudaError_t opt_in_error = cudaSuccess;
-    std::call_once(opted_in, [&] {
-      opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = CN;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.blockDim = dim3(kCfg.threads());
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = CN > 1 ? 1 : 0;
+    // Once per kernel: the opt-in to its shared memory (above 48 KB), and how many of
+    // its clusters fit on the GPU at once (the persistent grid's size).
+    static std::once_flag prepared;
+    static cudaError_t prepare_error = cudaSuccess;
+    static int resident_clusters = 0;
+    std::call_once(prepared, [&] {
+      prepare_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      if (prepare_error != cudaSuccess) return;
+      if constexpr (CN > 1) {
+        config.gridDim = dim3(CN);
+        prepare_error = cudaOccupancyMaxActiveClusters(&resident_clusters, kernel, &config);
+      } else {
+        resident_clusters = device_sm_count();
+      }
     });
-    if (opt_in_error != cudaSuccess) return opt_in_error;
-    kernel<<<static_cast<unsigned>(blocks), kCfg.threads(), smem, stream>>>(map_a, map_b, params);
-    return cudaGetLastError();
+    if (prepare_error != cudaSuccess) return prepare_error;
+    const std::int64_t clusters =
+        std::min<std::int64_t>(cluster_tiles, kCfg.persistent ? std::max(resident_clusters, 1) : 2147483647LL / CN);
+    config.gridDim = dim3(static_cast<unsigned>(clusters * CN));
+    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, params);
   });
 }
 
@@ -531,7 +585,8 @@ template <TilemmWgmmaConfig kCfg, bool kRepack>
 std::string wgmma_name() {
   return std::string("wgmma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
          std::to_string(kCfg.bn) + "x" + std::to_string(TilemmWgmmaConfig::kBK) + ".s" +
-         std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") + (kRepack ? ".repack" : "");
+         std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") +
+         (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") + (kRepack ? ".repack" : "");
 }
 
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
@@ -541,10 +596,12 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   KernelEntry e;
   e.name = wgmma_name<kCfg, kRepack>();
   e.family = "wgmma";
-  e.ladder_step = kRepack ? 23 : kCfg.persistent ? 22 : 21;
+  e.ladder_step = kRepack ? 24 : kCfg.cluster_n > 1 ? 23 : kCfg.persistent ? 22 : 21;
   e.summary = std::string("Hopper wgmma (") + MmaInputTraits<kCfg.input>::kName +
               ") from a TMA-filled mbarrier ring, producer/consumer warpgroups with setmaxnreg" +
               (kCfg.persistent ? ", persistent grid in L2-grouped tile order" : "") +
+              (kCfg.cluster_n > 1 ? ", clusters of " + std::to_string(kCfg.cluster_n) + " sharing A by TMA multicast"
+                                  : std::string()) +
               (kRepack ? "; operands the TMA cannot read are first repacked into an aligned workspace" : "");
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = 90;
@@ -576,17 +633,20 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   return e;
 }
 
-// {input, bm, bn, stages, persistent} with priors for their relative speed.
+// {input, bm, bn, stages, persistent, cluster_n} with their speeds relative to the
+// fastest, measured on an H200 (bf16 NN, 4096^3 / 8192^3 TFLOP/s: one block per tile
+// 692 / 751, persistent 702 / 753, 128 x 128 658 / 643); the cluster entry's is a prior.
 template <TilemmMmaInput kIn>
 struct WgmmaConfigTable {
   static constexpr TilemmWgmmaConfig configs[] = {
-      {kIn, 256, 128, 4, false},
-      {kIn, 256, 128, 4, true},
-      {kIn, 128, 128, 6, true},
+      {kIn, 256, 128, 4, false, 1},
+      {kIn, 256, 128, 4, true, 1},
+      {kIn, 128, 128, 6, true, 1},
+      {kIn, 256, 128, 4, true, 2},
   };
-  static constexpr double relative_speed[] = {0.9, 1.0, 0.85};
+  static constexpr double relative_speed[] = {0.99, 1.0, 0.9, 1.02};
   static constexpr std::size_t kCount = std::size(configs);
-  static constexpr std::size_t kRepacked = 1;  // configs[1] also registered with repacking
+  static constexpr std::size_t kRepacked = 3;  // configs[3] also registered with repacking
 };
 
 // Registers every configuration for bf16 and fp16 in ladder order: the one-block-per-

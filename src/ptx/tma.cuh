@@ -32,4 +32,18 @@ __device__ __forceinline__ void cp_async_bulk_tensor_3d_global_to_shared(unsigne
       : "memory");
 }
 
+// The same with .multicast::cluster: the box lands at the same shared-memory offset in
+// every CTA of the cluster named in cta_mask, and each one's mbarrier at `bar`'s
+// offset receives the bytes it got. Two CTAs that need the same tile load half each.
+__device__ __forceinline__ void cp_async_bulk_tensor_3d_global_to_shared_multicast(unsigned dst,
+                                                                                   const void* tensor_map, int x,
+                                                                                   int y, int z, unsigned bar,
+                                                                                   unsigned short cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], "
+      "[%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(tensor_map)), "r"(x), "r"(y), "r"(z), "r"(bar), "h"(cta_mask)
+      : "memory");
+}
+
 }  // namespace tilemm::ptx
