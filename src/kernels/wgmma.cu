@@ -59,21 +59,23 @@
 
 // See naive.cu: kernel configurations are global-namespace types for nvcc 13.
 struct TilemmWgmmaConfig {
-  TilemmMmaInput input;  // BF16 or F16
+  TilemmMmaInput input;  // BF16, F16 or TF32
   int bm;                // rows of C per block (along m): wgmma's N, 128 or 256
   int bn;                // columns of C per block (along n): 64 per consumer warpgroup
   int stages;            // shared-memory ring depth
   bool persistent;       // one block per SM walking the tiles, else one block per tile
   int cluster_n;         // CTAs per cluster along n; they share (multicast) the A tile
 
-  static constexpr int kBK = 64;  // k per stage: 128 bytes of 16-bit elements, one swizzle row
-  static constexpr int kElementBytes = 2;
+  static constexpr int kRowBytes = 128;  // k per stage: one 128-byte swizzle row
   static constexpr int kProducerRegisters = 40;
   static constexpr int kConsumerRegisters = 232;
   consteval int consumers() const { return bn / 64; }
   consteval int threads() const { return 128 * (1 + consumers()); }
-  consteval int a_tile_bytes() const { return bn * kBK * kElementBytes; }  // wgmma A: op(B)^T
-  consteval int b_tile_bytes() const { return bm * kBK * kElementBytes; }  // wgmma B: op(A)^T
+  consteval int element_bytes() const { return input == TilemmMmaInput::TF32 ? 4 : 2; }
+  consteval int bk() const { return kRowBytes / element_bytes(); }   // 64 halves or 32 floats
+  consteval int mma_k() const { return 32 / element_bytes(); }       // k16 (16-bit) or k8 (tf32)
+  consteval int a_tile_bytes() const { return bn * kRowBytes; }  // wgmma A: op(B)^T
+  consteval int b_tile_bytes() const { return bm * kRowBytes; }  // wgmma B: op(A)^T
   consteval int stage_bytes() const { return a_tile_bytes() + b_tile_bytes(); }
   // The ring, its 2 barriers per stage, and 1 KB to align the ring to the swizzle's
   // 1024-byte period (dynamic shared memory is only guaranteed 16-byte alignment).
@@ -181,16 +183,19 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   static_assert(kCfg.valid());
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using T = typename MmaInputTraits<kCfg.input>::Element;
-  constexpr int S = kCfg.stages, BM = kCfg.bm, BN = kCfg.bn, BK = TilemmWgmmaConfig::kBK;
+  constexpr int S = kCfg.stages, BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk();
+  constexpr bool kTf32 = kCfg.input == TilemmMmaInput::TF32;
+  static_assert(!kTf32 || (kTransA && !kTransB), "tf32 wgmma reads both operands K-major: op(A) = T, op(B) = N");
   constexpr int CN = kCfg.cluster_n;
-  constexpr ptx::WgmmaInput kIn =
-      kCfg.input == TilemmMmaInput::BF16 ? ptx::WgmmaInput::BF16 : ptx::WgmmaInput::F16;
+  constexpr ptx::WgmmaInput kIn = kCfg.input == TilemmMmaInput::BF16  ? ptx::WgmmaInput::BF16
+                                  : kCfg.input == TilemmMmaInput::F16 ? ptx::WgmmaInput::F16
+                                                                      : ptx::WgmmaInput::TF32;
   // wgmma A = op(B)^T is K-major when B is stored k x n (op N); wgmma B = op(A)^T is
   // K-major when A is stored k x m (op T). MN-major tiles are loaded as 64 x 64 boxes.
   constexpr int kTransWgmmaA = kTransB ? 1 : 0;
   constexpr int kTransWgmmaB = kTransA ? 0 : 1;
   constexpr unsigned kMnBlockBytes = 64 * 128;  // one 64-wide MN column block of 64 k rows
-  constexpr unsigned kSliceStepKMajor = 16 * 2;   // next k16 slice: 32 bytes along a row
+  constexpr unsigned kSliceStepKMajor = 32;        // next k16 (k8 tf32) slice: 32 bytes along a row
   constexpr unsigned kSliceStepMnMajor = 16 * 128;  // next k16 slice: 16 rows of 128 bytes
 
   extern __shared__ uint4 wgmma_smem[];
@@ -295,14 +300,18 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         const unsigned b_base = b_tile(stage);
         ptx::wgmma_fence_sync_aligned();
 #pragma unroll
-        for (int s = 0; s < BK / 16; ++s) {
+        for (int s = 0; s < BK / kCfg.mma_k(); ++s) {
           const std::uint64_t da =
               kTransWgmmaA ? ptx::wgmma_descriptor_swizzle128(a_base + s * kSliceStepMnMajor, kMnBlockBytes, 1024)
                            : ptx::wgmma_descriptor_swizzle128(a_base + s * kSliceStepKMajor, 16, 1024);
           const std::uint64_t db =
               kTransWgmmaB ? ptx::wgmma_descriptor_swizzle128(b_base + s * kSliceStepMnMajor, kMnBlockBytes, 1024)
                            : ptx::wgmma_descriptor_swizzle128(b_base + s * kSliceStepKMajor, 16, 1024);
-          ptx::wgmma_mma_async_m64nNk16_f32<BM, kIn, kTransWgmmaA, kTransWgmmaB>(acc, da, db);
+          if constexpr (kTf32) {
+            ptx::wgmma_mma_async_m64nNk8_f32_tf32<BM>(acc, da, db);
+          } else {
+            ptx::wgmma_mma_async_m64nNk16_f32<BM, kIn, kTransWgmmaA, kTransWgmmaB>(acc, da, db);
+          }
         }
         ptx::wgmma_commit_group_sync_aligned();
         // The previous k-block's wgmma are done: its stage may be refilled.
@@ -358,20 +367,23 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 }
 
 // The tensor map of one operand as stored (rows contiguous, ld between columns), 3-D
-// with the batch as the outer dimension, 128-byte swizzle, zeros outside. A box is 64
-// elements along the rows by box_cols columns.
+// with the batch as the outer dimension, 128-byte swizzle, zeros outside. A box is 128
+// bytes along the rows (64 halves or 32 floats) by box_cols columns. fp32 data for tf32
+// arithmetic uses the TMA's tf32 element type.
 bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int64_t rows, std::int64_t cols,
                         std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols) {
   const auto encode = tensor_map_encoder();
   if (encode == nullptr) return false;
   const bool broadcast = batch <= 1 || stride == 0;
   const cuuint64_t dims[3] = {cuuint64_t(rows), cuuint64_t(cols), cuuint64_t(broadcast ? 1 : batch)};
-  const cuuint64_t bytes_ld = cuuint64_t(ld) * 2;
-  const cuuint64_t strides[2] = {bytes_ld, broadcast ? bytes_ld * cuuint64_t(cols) : cuuint64_t(stride) * 2};
-  const cuuint32_t box[3] = {64, cuuint32_t(box_cols), 1};
+  const cuuint64_t es = cuuint64_t(dtype_size(type));
+  const cuuint64_t bytes_ld = cuuint64_t(ld) * es;
+  const cuuint64_t strides[2] = {bytes_ld, broadcast ? bytes_ld * cuuint64_t(cols) : cuuint64_t(stride) * es};
+  const cuuint32_t box[3] = {cuuint32_t(128 / es), cuuint32_t(box_cols), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
-  const CUtensorMapDataType dt =
-      type == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  const CUtensorMapDataType dt = type == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                 : type == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                                      : CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
   return encode(map, dt, 3, const_cast<void*>(base), dims, strides, box, element_strides,
                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
@@ -388,10 +400,15 @@ bool encode_wgmma_maps(const GemmProblem& p, CUtensorMap* map_a, CUtensorMap* ma
 }
 
 // The TMA reads an operand in place when its base is 16-byte aligned and its leading
-// dimension and batch stride are multiples of 8 elements (16 bytes).
-inline bool tma_readable(const void* base, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
-  return mma_sync_aligned_to(base, 16) && ld % 8 == 0 && (batch <= 1 || stride % 8 == 0);
+// dimension and batch stride are multiples of 16 bytes (8 halves, 4 floats).
+inline bool tma_readable(const void* base, std::int64_t ld, std::int64_t stride, std::int64_t batch,
+                         std::int64_t element_bytes) {
+  const std::int64_t per16 = 16 / element_bytes;
+  return mma_sync_aligned_to(base, 16) && ld % per16 == 0 && (batch <= 1 || stride % per16 == 0);
 }
+
+// tf32 wgmma reads both operands K-major: A stored k x m (op T), B stored k x n (op N).
+inline bool k_major_layouts(const GemmProblem& p) { return p.opa == Op::T && p.opb == Op::N; }
 
 // kRepack: operands the TMA cannot read in place are repacked first (see below), so
 // only element alignment is required of them.
@@ -410,15 +427,18 @@ std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch > kMaxCoordinate) {
     return "m, n, k and batch must fit the TMA's 32-bit coordinates";
   }
-  const bool a_in_place = tma_readable(p.A, p.lda, p.stride_a, p.batch);
-  const bool b_in_place = tma_readable(p.B, p.ldb, p.stride_b, p.batch);
+  constexpr std::int64_t es = kCfg.element_bytes();
   if constexpr (kRepack) {
-    if (!mma_sync_aligned_to(p.A, 2) || !mma_sync_aligned_to(p.B, 2)) {
+    if (!mma_sync_aligned_to(p.A, es) || !mma_sync_aligned_to(p.B, es)) {
       return "A and B must be aligned to their element size";
     }
   } else {
-    if (!a_in_place) return "A must be 16-byte aligned with lda (and the batch stride) a multiple of 8 elements (TMA)";
-    if (!b_in_place) return "B must be 16-byte aligned with ldb (and the batch stride) a multiple of 8 elements (TMA)";
+    const std::string rule = " (and the batch stride) a multiple of " + std::to_string(16 / es) + " elements (TMA)";
+    if (!tma_readable(p.A, p.lda, p.stride_a, p.batch, es)) return "A must be 16-byte aligned with lda" + rule;
+    if (!tma_readable(p.B, p.ldb, p.stride_b, p.batch, es)) return "B must be 16-byte aligned with ldb" + rule;
+    if (kCfg.input == TilemmMmaInput::TF32 && !k_major_layouts(p)) {
+      return "tf32 wgmma reads both operands K-major: needs op(A) = T and op(B) = N (other ops: the .repack entry)";
+    }
   }
   // The tensor map's strides are below 2^40 bytes (repacked operands are smaller still).
   constexpr std::int64_t kMaxStrideElements = (std::int64_t(1) << 39) - 1;
@@ -453,7 +473,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   params.b_broadcast = prob.batch <= 1 || prob.stride_b == 0;
   constexpr int CN = kCfg.cluster_n;
   const std::int64_t cluster_tiles = params.tiles_m * ((params.tiles_n + CN - 1) / CN) * prob.batch;
-  return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
+  const auto launch = [&]<bool kTA, bool kTB>() {
     const auto kernel = wgmma_gemm<kCfg, kTA, kTB>;
     constexpr std::int64_t smem = kCfg.smem_bytes();
     cudaLaunchConfig_t config{};
@@ -487,94 +507,160 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
         std::min<std::int64_t>(cluster_tiles, kCfg.persistent ? std::max(resident_clusters, 1) : 2147483647LL / CN);
     config.gridDim = dim3(static_cast<unsigned>(clusters * CN));
     return cudaLaunchKernelEx(&config, kernel, map_a, map_b, params);
-  });
+  };
+  if constexpr (kCfg.input == TilemmMmaInput::TF32) {
+    // Only TN exists for tf32 (can_implement and the repacking path see to it).
+    if (!k_major_layouts(prob)) return cudaErrorInvalidValue;
+    return launch.template operator()<true, false>();
+  } else {
+    return dispatch_ops(prob, launch);
+  }
 }
 
-// ---- any leading dimension: repacking into an aligned workspace ----
+// ---- any leading dimension and any op: repacking into an aligned workspace ----
 //
 // The TMA needs 16-byte-aligned bases and strides; lda = 4093 gives neither. Rather than
 // leave the tensor cores for scalar loads (mma_sync's .ldg2 runs at a fifth of wgmma's
 // speed), such an operand is first copied, as stored, into a stream-ordered workspace
-// whose leading dimension is rounded up to 8 elements and whose batch stride is
-// ld' x columns: one pass over the operand (4 bytes per element moved, 2 read + 2
-// written, about 40 us for both 4093^2 operands at 3.5 TB/s) buys the wgmma kernel
-// (about 230 us at 4093^3). An operand the TMA can read is used in place.
+// whose leading dimension is rounded up to 16 bytes and whose batch stride is
+// ld' x columns: one pass over the operand (4 bytes per 16-bit element moved, about
+// 40 us for both 4093^2 operands) buys the wgmma kernel (about 230 us at 4093^3).
+// tf32 wgmma also needs both operands K-major: an operand stored the other way (A for
+// op N, B for op T) is transposed into the workspace instead (32 x 32 tiles through
+// shared memory, so reads and writes are both coalesced), and the product runs as TN.
+// An operand the TMA can read as it is is used in place.
 
 constexpr int kRepackThreads = 256;
 
-// One thread per 8 destination elements (one 16-byte store), reading them one by one
-// (the source row may start at any element); rows past the operand are zero.
+// One thread per 16 destination bytes (8 halves or 4 floats), read one element at a time
+// (the source column may start at any element); rows past the operand are zero.
+template <class E>
 __global__ void __launch_bounds__(kRepackThreads)
-    repack_rows_aligned16(const unsigned short* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                          std::int64_t stride, std::int64_t batches, unsigned short* dst, std::int64_t dst_ld,
-                          std::int64_t dst_stride) {
-  const std::int64_t r0 = (std::int64_t(blockIdx.x) * kRepackThreads + threadIdx.x) * 8;
+    repack_rows_aligned16(const E* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
+                          std::int64_t batches, E* dst, std::int64_t dst_ld, std::int64_t dst_stride) {
+  constexpr int kPer = 16 / sizeof(E);
+  const std::int64_t r0 = (std::int64_t(blockIdx.x) * kRepackThreads + threadIdx.x) * kPer;
   if (r0 >= dst_ld) return;
   for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
     for (std::int64_t c = blockIdx.y; c < cols; c += gridDim.y) {
-      const unsigned short* in = src + b * stride + c * ld;
-      unsigned v[4];
+      const E* in = src + b * stride + c * ld;
+      union {
+        uint4 chunk;
+        E e[kPer];
+      } v;
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const std::int64_t r = r0 + 2 * i;
-        const unsigned lo = r < rows ? in[r] : 0u;
-        const unsigned hi = r + 1 < rows ? in[r + 1] : 0u;
-        v[i] = lo | (hi << 16);
-      }
-      *reinterpret_cast<uint4*>(dst + b * dst_stride + c * dst_ld + r0) = make_uint4(v[0], v[1], v[2], v[3]);
+      for (int i = 0; i < kPer; ++i) v.e[i] = r0 + i < rows ? in[r0 + i] : E(0);
+      *reinterpret_cast<uint4*>(dst + b * dst_stride + c * dst_ld + r0) = v.chunk;
     }
 }
 
-// The aligned copy of one operand: where it lives and its new strides.
+constexpr int kTransposeTile = 32;
+
+// dst(c, r) = src(r, c): a 32 x 32 tile per block of 32 x 8 threads, staged in shared
+// memory padded by one element per row so the column reads do not conflict in banks.
+// dst rows run along src columns, up to dst_ld (the padding is written as zeros).
+template <class E>
+__global__ void __launch_bounds__(kTransposeTile * 8)
+    transpose_tiles(const E* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
+                    std::int64_t batches, E* dst, std::int64_t dst_ld, std::int64_t dst_stride) {
+  __shared__ E tile[kTransposeTile][kTransposeTile + 1];
+  const int tx = threadIdx.x % kTransposeTile, ty = threadIdx.x / kTransposeTile;
+  const std::int64_t r0 = std::int64_t(blockIdx.x) * kTransposeTile;
+  for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
+    for (std::int64_t c0 = std::int64_t(blockIdx.y) * kTransposeTile; c0 < dst_ld;
+         c0 += std::int64_t(gridDim.y) * kTransposeTile) {
+      const E* in = src + b * stride;
+#pragma unroll
+      for (int j = ty; j < kTransposeTile; j += 8) {
+        const std::int64_t r = r0 + tx, c = c0 + j;
+        tile[j][tx] = r < rows && c < cols ? in[r + c * ld] : E(0);
+      }
+      __syncthreads();
+      E* out = dst + b * dst_stride;
+#pragma unroll
+      for (int j = ty; j < kTransposeTile; j += 8) {
+        const std::int64_t r = r0 + j, c = c0 + tx;
+        if (r < rows && c < dst_ld) out[c + r * dst_ld] = tile[tx][j];
+      }
+      __syncthreads();
+    }
+}
+
+// The aligned (and possibly transposed) copy of one operand: its shape as stored in the
+// workspace, leading dimension, batch stride and size.
 struct RepackedOperand {
-  std::int64_t ld, stride, batches, bytes;
+  bool transpose;
+  std::int64_t rows, cols, ld, stride, batches, bytes;
 };
 
-inline RepackedOperand plan_repack(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t batch) {
+inline RepackedOperand plan_repack(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t batch,
+                                   std::int64_t element_bytes, bool transpose) {
   RepackedOperand r{};
-  r.ld = (std::max<std::int64_t>(rows, 1) + 7) / 8 * 8;
+  r.transpose = transpose;
+  r.rows = transpose ? cols : rows;
+  r.cols = transpose ? rows : cols;
+  const std::int64_t per16 = 16 / element_bytes;
+  r.ld = (std::max<std::int64_t>(r.rows, 1) + per16 - 1) / per16 * per16;
   r.batches = batch <= 1 || stride == 0 ? 1 : batch;
-  r.stride = r.batches == 1 ? 0 : r.ld * cols;
-  r.bytes = r.ld * cols * r.batches * 2;
+  r.stride = r.batches == 1 ? 0 : r.ld * r.cols;
+  r.bytes = r.ld * r.cols * r.batches * element_bytes;
   return r;
 }
 
-inline cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                                  std::int64_t stride, const RepackedOperand& r, void* dst, cudaStream_t stream) {
-  const dim3 grid(ceil_div_u(r.ld / 8, kRepackThreads), static_cast<unsigned>(std::min<std::int64_t>(cols, 65535)),
-                  grid_z_for(r.batches));
-  repack_rows_aligned16<<<grid, kRepackThreads, 0, stream>>>(static_cast<const unsigned short*>(src), rows, cols, ld,
-                                                              stride, r.batches, static_cast<unsigned short*>(dst),
-                                                              r.ld, r.stride);
+template <class E>
+cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                           std::int64_t stride, const RepackedOperand& r, void* dst, cudaStream_t stream) {
+  const auto* in = static_cast<const E*>(src);
+  auto* out = static_cast<E*>(dst);
+  if (r.transpose) {
+    const dim3 grid(ceil_div_u(rows, kTransposeTile),
+                    static_cast<unsigned>(std::min<std::int64_t>((r.ld + kTransposeTile - 1) / kTransposeTile, 65535)),
+                    grid_z_for(r.batches));
+    transpose_tiles<E><<<grid, kTransposeTile * 8, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld,
+                                                                r.stride);
+  } else {
+    constexpr std::int64_t kPer = 16 / sizeof(E);
+    const dim3 grid(ceil_div_u(r.ld / kPer, kRepackThreads), static_cast<unsigned>(std::min<std::int64_t>(cols, 65535)),
+                    grid_z_for(r.batches));
+    repack_rows_aligned16<E><<<grid, kRepackThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld,
+                                                                  r.stride);
+  }
   return cudaGetLastError();
 }
 
 template <TilemmWgmmaConfig kCfg>
 cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) {
-  GemmProblem q = prob;
-  const bool repack_a = !tma_readable(prob.A, prob.lda, prob.stride_a, prob.batch);
-  const bool repack_b = !tma_readable(prob.B, prob.ldb, prob.stride_b, prob.batch);
+  constexpr std::int64_t es = kCfg.element_bytes();
+  using E = std::conditional_t<es == 2, unsigned short, unsigned>;
+  constexpr bool kTf32 = kCfg.input == TilemmMmaInput::TF32;
+  const bool transpose_a = kTf32 && prob.opa == Op::N;
+  const bool transpose_b = kTf32 && prob.opb == Op::T;
+  const bool repack_a = transpose_a || !tma_readable(prob.A, prob.lda, prob.stride_a, prob.batch, es);
+  const bool repack_b = transpose_b || !tma_readable(prob.B, prob.ldb, prob.stride_b, prob.batch, es);
   if (!repack_a && !repack_b) return launch_wgmma<kCfg>(prob, stream);
-  const RepackedOperand ra = plan_repack(prob.a_rows(), prob.a_cols(), prob.stride_a, prob.batch);
-  const RepackedOperand rb = plan_repack(prob.b_rows(), prob.b_cols(), prob.stride_b, prob.batch);
+  const RepackedOperand ra = plan_repack(prob.a_rows(), prob.a_cols(), prob.stride_a, prob.batch, es, transpose_a);
+  const RepackedOperand rb = plan_repack(prob.b_rows(), prob.b_cols(), prob.stride_b, prob.batch, es, transpose_b);
   const std::int64_t a_bytes = repack_a ? (ra.bytes + 255) / 256 * 256 : 0;
   const std::int64_t total = a_bytes + (repack_b ? rb.bytes : 0);
   char* workspace = nullptr;
   // Stream-ordered workspace: no synchronization, and the pool reuses the memory.
   cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), std::size_t(total), stream);
   if (err != cudaSuccess) return err;
+  GemmProblem q = prob;
   if (repack_a) {
-    err = enqueue_repack(prob.A, prob.a_rows(), prob.a_cols(), prob.lda, prob.stride_a, ra, workspace, stream);
+    err = enqueue_repack<E>(prob.A, prob.a_rows(), prob.a_cols(), prob.lda, prob.stride_a, ra, workspace, stream);
     q.A = workspace;
     q.lda = ra.ld;
     q.stride_a = ra.stride;
+    if (transpose_a) q.opa = Op::T;
   }
   if (err == cudaSuccess && repack_b) {
-    err = enqueue_repack(prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.stride_b, rb, workspace + a_bytes,
-                         stream);
+    err = enqueue_repack<E>(prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.stride_b, rb, workspace + a_bytes,
+                            stream);
     q.B = workspace + a_bytes;
     q.ldb = rb.ld;
     q.stride_b = rb.stride;
+    if (transpose_b) q.opb = Op::N;
   }
   if (err == cudaSuccess) err = launch_wgmma<kCfg>(q, stream);
   const cudaError_t freed = cudaFreeAsync(workspace, stream);
@@ -584,7 +670,7 @@ cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) 
 template <TilemmWgmmaConfig kCfg, bool kRepack>
 std::string wgmma_name() {
   return std::string("wgmma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
-         std::to_string(kCfg.bn) + "x" + std::to_string(TilemmWgmmaConfig::kBK) + ".s" +
+         std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk()) + ".s" +
          std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") +
          (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") + (kRepack ? ".repack" : "");
 }
@@ -605,11 +691,16 @@ KernelEntry make_wgmma_entry(double relative_speed) {
               (kRepack ? "; operands the TMA cannot read are first repacked into an aligned workspace" : "");
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = 90;
-  e.requirements = kRepack ? "compute capability 9.0 (sm_90a); A, B, C aligned to their element size; a "
-                             "stream-ordered workspace for operands with unaligned leading dimensions"
-                           : "compute capability 9.0 (sm_90a); A and B 16-byte aligned, lda/ldb (and batch "
-                             "strides) multiples of 8 elements";
-  e.arithmetic_intensity = double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * 2 / 2.0);
+  constexpr bool kTf32 = kCfg.input == TilemmMmaInput::TF32;
+  e.requirements =
+      kRepack ? std::string("compute capability 9.0 (sm_90a); A, B, C aligned to their element size; a "
+                            "stream-ordered workspace for operands the TMA cannot read") +
+                    (kTf32 ? " or that are not K-major (tf32 op(A) = N, op(B) = T: transposed)" : "")
+              : std::string("compute capability 9.0 (sm_90a); A and B 16-byte aligned, lda/ldb (and batch "
+                            "strides) multiples of 16 bytes") +
+                    (kTf32 ? "; op(A) = T and op(B) = N (tf32 operands are read K-major)" : "");
+  e.arithmetic_intensity =
+      double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.element_bytes() / 2.0);
   e.auto_eligible = true;
   // Above every mma_sync entry (2000-2200) where the TMA reads the operands in place:
   // wgmma is the faster instruction. The repacking entries score 2150-2250, above
@@ -627,7 +718,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   e.can_implement = wgmma_can_implement<kCfg, kRepack>;
   e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;
   e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&wgmma_gemm<kCfg, false, false>), kCfg.threads(),
+    // NN, except tf32, which has only TN.
+    constexpr bool kTA = kCfg.input == TilemmMmaInput::TF32;
+    return KernelResources{reinterpret_cast<const void*>(&wgmma_gemm<kCfg, kTA, false>), kCfg.threads(),
                            kCfg.smem_bytes()};
   };
   return e;
@@ -649,24 +742,27 @@ struct WgmmaConfigTable {
   static constexpr std::size_t kRepacked = 3;  // configs[3] also registered with repacking
 };
 
-// Registers every configuration for bf16 and fp16 in ladder order: the one-block-per-
-// tile grid, the persistent ones, then the repacking entry.
-template <std::size_t I>
+// Registers every configuration for bf16, fp16 and tf32 in ladder order: the one-block-
+// per-tile grid, the persistent ones, the cluster, then the repacking entries.
+template <std::size_t I, TilemmMmaInput... kIns>
 void add_wgmma_config(Registry& r) {
-  using Bf16 = WgmmaConfigTable<TilemmMmaInput::BF16>;
-  using F16 = WgmmaConfigTable<TilemmMmaInput::F16>;
-  r.add(make_wgmma_entry<Bf16::configs[I], false>(Bf16::relative_speed[I]));
-  r.add(make_wgmma_entry<F16::configs[I], false>(F16::relative_speed[I]));
+  (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::configs[I], false>(WgmmaConfigTable<kIns>::relative_speed[I])),
+   ...);
+}
+
+template <TilemmMmaInput... kIns>
+void add_wgmma_repacking(Registry& r) {
+  (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::configs[WgmmaConfigTable<kIns>::kRepacked], true>(
+       WgmmaConfigTable<kIns>::relative_speed[WgmmaConfigTable<kIns>::kRepacked])),
+   ...);
 }
 
 void add_wgmma_configs(Registry& r) {
-  using Bf16 = WgmmaConfigTable<TilemmMmaInput::BF16>;
-  using F16 = WgmmaConfigTable<TilemmMmaInput::F16>;
+  constexpr auto kBf16 = TilemmMmaInput::BF16, kF16 = TilemmMmaInput::F16, kTf32 = TilemmMmaInput::TF32;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (add_wgmma_config<I>(r), ...);
-  }(std::make_index_sequence<Bf16::kCount>{});
-  r.add(make_wgmma_entry<Bf16::configs[Bf16::kRepacked], true>(Bf16::relative_speed[Bf16::kRepacked]));
-  r.add(make_wgmma_entry<F16::configs[F16::kRepacked], true>(F16::relative_speed[F16::kRepacked]));
+    (add_wgmma_config<I, kBf16, kF16, kTf32>(r), ...);
+  }(std::make_index_sequence<WgmmaConfigTable<kBf16>::kCount>{});
+  add_wgmma_repacking<kBf16, kF16, kTf32>(r);
 }
 
 }  // namespace tilemm::kernels

@@ -22,7 +22,8 @@
 //   MN-major (m or n contiguous; rows are k):       64-element column blocks of 64 rows
 //       (8 KB each), LBO = 8192 (one block to the next along m or n), SBO = 1024 (8
 //       k rows to the next 8); the k16 slice s starts 2048 * s bytes in.
-// 16-bit inputs may be either major (imm-trans 0 = K-major, 1 = MN-major).
+// 16-bit inputs may be either major (imm-trans 0 = K-major, 1 = MN-major); tf32 inputs
+// (m64nNk8, 32 fp32 per 128-byte row, the k8 slice s 32 * s bytes in) only K-major.
 #pragma once
 
 #include <cstdint>
@@ -104,7 +105,7 @@ __device__ __forceinline__ std::uint64_t wgmma_descriptor_swizzle128(unsigned sm
          (std::uint64_t(1) << 62);
 }
 
-enum class WgmmaInput { BF16, F16 };
+enum class WgmmaInput { BF16, F16, TF32 };
 
 // wgmma.mma_async.sync.aligned.m64n{128,256}k16.f32.{bf16,f16}.{bf16,f16}
 //   d, a-desc, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1, imm-trans-a, imm-trans-b
@@ -135,6 +136,27 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2],
                      "130", "131", "132");
   }
 #undef TILEMM_WGMMA_ASM
+}
+
+// wgmma.mma_async.sync.aligned.m64n{128,256}k8.f32.tf32.tf32
+//   d, a-desc, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1
+// d += A * B on the tf32 parts of fp32 operands (both K-major), fp32 accumulation.
+template <int kN>
+__device__ __forceinline__ void wgmma_mma_async_m64nNk8_f32_tf32(float (&d)[kN / 2], std::uint64_t desc_a,
+                                                                 std::uint64_t desc_b) {
+  static_assert(kN == 128 || kN == 256, "instantiated for N = 128 and 256");
+#define TILEMM_WGMMA_TF32_ASM(shape, regs, operands, a, b, scale)                                      \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" scale ", 0;\n"                                   \
+               "wgmma.mma_async.sync.aligned." shape ".f32.tf32.tf32 {" regs "}, %" a ", %" b ", p, 1, 1;\n}\n" \
+               : operands(d)                                                                        \
+               : "l"(desc_a), "l"(desc_b), "r"(1)                                                   \
+               : "memory")
+  if constexpr (kN == 128) {
+    TILEMM_WGMMA_TF32_ASM("m64n128k8", TILEMM_WGMMA_D_REGS_64, TILEMM_WGMMA_D_OPERANDS_64, "64", "65", "66");
+  } else {
+    TILEMM_WGMMA_TF32_ASM("m64n256k8", TILEMM_WGMMA_D_REGS_128, TILEMM_WGMMA_D_OPERANDS_128, "128", "129", "130");
+  }
+#undef TILEMM_WGMMA_TF32_ASM
 }
 
 // setmaxnreg.{inc,dec}.sync.aligned.u32 N: the warpgroup's per-thread register budget

@@ -136,7 +136,13 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
       const bool claimed = std::find(mine.begin(), mine.end(), d) != mine.end();
       const tilemm::GemmProblem p = problem_of_dtype(d);
       if (claimed) {
-        EXPECT_EQ(e.can_implement(p, hopper), "") << e.name << " on " << d;
+        // Every kernel takes TN (the tf32 wgmma entries only that: K-major operands).
+        tilemm::GemmProblem tn = p;
+        tn.opa = tilemm::Op::T;
+        EXPECT_EQ(e.can_implement(tn, hopper), "") << e.name << " on " << d;
+        if (e.name.rfind("wgmma.tf32.", 0) != 0 || e.name.find(".repack") != std::string::npos) {
+          EXPECT_EQ(e.can_implement(p, hopper), "") << e.name << " on " << d;
+        }
         EXPECT_NE(e.can_implement(p, old), "") << e.name << " on " << d;
       } else {
         EXPECT_NE(e.can_implement(p, hopper), "") << e.name << " accepts " << d << " but its dtypes are '"
@@ -174,21 +180,25 @@ TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
   ampere.sm_count = 108;
   ampere.smem_per_block_optin = 163 * 1024;
   for (const std::string d : {"tf32", "fp16", "bf16"}) {
-    // Hopper runs 16-bit inputs on wgmma (repacking unaligned operands), tf32 and every
-    // type on older GPUs on mma_sync (.cp16 when aligned, scalar loads otherwise).
-    const bool wgmma = d != "tf32";
+    // Hopper runs every tensor-core type on wgmma, repacking operands the TMA cannot
+    // read (odd ld) and, for tf32, transposing those that are not K-major (all but TN);
+    // older GPUs run mma_sync (.cp16 when aligned).
+    const bool tf32 = d == "tf32";
     tilemm::GemmProblem p = problem_of_dtype(d);
     p.m = p.n = p.k = 4096;
     p.lda = p.ldb = p.ldc = 4096;
     std::string why;
     const tilemm::KernelEntry* aligned = tilemm::registry().choose(p, hopper, &why);
     ASSERT_NE(aligned, nullptr) << why;
-    EXPECT_EQ(aligned->family, wgmma ? "wgmma" : "mma_sync") << aligned->name;
+    EXPECT_EQ(aligned->family, "wgmma") << aligned->name;
     EXPECT_EQ(aligned->dtypes, d) << aligned->name;
-    EXPECT_EQ(aligned->name.find(".repack"), std::string::npos) << aligned->name;
-    if (!wgmma) {
-      EXPECT_NE(aligned->name.find(".cp16"), std::string::npos) << aligned->name;
-    }
+    EXPECT_EQ(aligned->name.find(".repack") != std::string::npos, tf32) << aligned->name;
+    p.opa = tilemm::Op::T;  // TN: K-major operands, read in place by every type
+    const tilemm::KernelEntry* tn = tilemm::registry().choose(p, hopper, &why);
+    ASSERT_NE(tn, nullptr) << why;
+    EXPECT_EQ(tn->family, "wgmma") << tn->name;
+    EXPECT_EQ(tn->name.find(".repack"), std::string::npos) << tn->name;
+    p.opa = tilemm::Op::N;
     const tilemm::KernelEntry* on_ampere = tilemm::registry().choose(p, ampere, &why);
     ASSERT_NE(on_ampere, nullptr) << why;
     EXPECT_EQ(on_ampere->family, "mma_sync") << on_ampere->name;
@@ -197,8 +207,8 @@ TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
     p.lda = p.ldb = p.ldc = 4093;
     const tilemm::KernelEntry* any_ld = tilemm::registry().choose(p, hopper, &why);
     ASSERT_NE(any_ld, nullptr) << why;
-    EXPECT_EQ(any_ld->family, wgmma ? "wgmma" : "mma_sync") << any_ld->name;
-    EXPECT_NE(any_ld->name.find(wgmma ? ".repack" : ".ldg"), std::string::npos) << any_ld->name;
+    EXPECT_EQ(any_ld->family, "wgmma") << any_ld->name;
+    EXPECT_NE(any_ld->name.find(".repack"), std::string::npos) << any_ld->name;
   }
   // fp32 with fp32 arithmetic never goes through TF32.
   tilemm::GemmProblem p = problem_of_dtype("fp32");
