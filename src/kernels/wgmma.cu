@@ -65,6 +65,7 @@ struct TilemmWgmmaConfig {
   int stages;            // shared-memory ring depth
   bool persistent;       // one block per SM walking the tiles, else one block per tile
   int cluster_n;         // CTAs per cluster along n; they share (multicast) the A tile
+  bool tma_store;        // epilogue through swizzled shared memory and TMA stores
 
   static constexpr int kRowBytes = 128;  // k per stage: one 128-byte swizzle row
   static constexpr int kProducerRegisters = 40;
@@ -77,12 +78,21 @@ struct TilemmWgmmaConfig {
   consteval int a_tile_bytes() const { return bn * kRowBytes; }  // wgmma A: op(B)^T
   consteval int b_tile_bytes() const { return bm * kRowBytes; }  // wgmma B: op(A)^T
   consteval int stage_bytes() const { return a_tile_bytes() + b_tile_bytes(); }
-  // The ring, its 2 barriers per stage, and 1 KB to align the ring to the swizzle's
-  // 1024-byte period (dynamic shared memory is only guaranteed 16-byte alignment).
-  consteval std::int64_t smem_bytes() const { return std::int64_t(stages) * (stage_bytes() + 16) + 1024; }
+  // The epilogue's staging: per consumer warpgroup two 8 KB boxes (64 columns of C by
+  // 128 bytes along m), written in rounds of 2 boxes.
+  static constexpr int kStagingBoxBytes = 64 * 128;
+  consteval int staging_bytes() const { return tma_store ? consumers() * 2 * kStagingBoxBytes : 0; }
+  // The ring, its 2 barriers per stage (in a 1 KB block when staging follows, so the
+  // staging stays 1024-byte aligned), the staging, and 1 KB to align the ring to the
+  // swizzle's 1024-byte period (dynamic shared memory is only guaranteed 16-byte
+  // alignment).
+  consteval int barrier_bytes() const { return tma_store ? 1024 : 16 * stages; }
+  consteval std::int64_t smem_bytes() const {
+    return std::int64_t(stages) * stage_bytes() + barrier_bytes() + staging_bytes() + 1024;
+  }
   consteval bool valid() const {
     return (bm == 128 || bm == 256) && bn == 128 && stages >= 2 && stages <= 8 &&
-           (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 &&
+           (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 && 16 * stages <= 1024 &&
            // every thread's register budget fits the register file of one SM
            kProducerRegisters * 128 + kConsumerRegisters * 128 * consumers() <= 65536;
   }
@@ -99,6 +109,7 @@ struct WgmmaParams {
   std::int64_t batch;
   std::int64_t tiles_m, tiles_n;
   bool c_is_fp32;
+  bool tma_store;        // C can be written by the TMA (the configuration's epilogue then uses it)
   bool c_pairs_aligned;  // two neighbouring elements along m form one aligned access
   bool a_broadcast, b_broadcast;  // batch stride 0: every batch reads batch 0
 };
@@ -177,9 +188,80 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
   }
 }
 
+// The epilogue through shared memory: the warpgroup's 64 columns of C by BM rows leave in
+// rounds of two 8 KB boxes (128 bytes along m by 64 columns, 128-byte swizzle: 16-byte
+// chunk q of column row r at chunk q ^ (r mod 8), so the 8 columns a warp instruction
+// writes land in 8 different bank groups). Each thread writes its alpha/beta-scaled
+// pairs, fences them for the async proxy, the warpgroup meets at a named barrier, and
+// one thread hands the boxes to the TMA, which writes C (clipping at the borders) while
+// the warpgroup goes on to its next tile. Before a round overwrites the staging, that
+// thread waits until the TMA has read the previous round.
+template <TilemmWgmmaConfig kCfg, class CT>
+__device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p, const CUtensorMap* map_c,
+                                                            char* staging, unsigned staging_address,
+                                                            unsigned barrier_id, bool elected, const CT* C,
+                                                            std::int64_t m0, std::int64_t n0, std::int64_t batch,
+                                                            int warp_in_group, int lane,
+                                                            const float (&acc)[kCfg.bm / 2]) {
+  using Traits = MmaInputTraits<kCfg.input>;
+  constexpr int kBoxM = 128 / int(sizeof(CT));  // elements of C along m in one box row
+  constexpr int kRoundM = 2 * kBoxM;
+  constexpr int kJPerRound = kRoundM / 8;
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int round = 0; round < kCfg.bm / kRoundM; ++round) {
+    if (elected) ptx::cp_async_bulk_wait_group_read<0>();
+    ptx::named_barrier_sync(barrier_id, 128);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int r = 16 * warp_in_group + g + 8 * h;  // the column of C within the 64
+      const std::int64_t col = n0 + r;
+#pragma unroll
+      for (int jj = 0; jj < kJPerRound; ++jj) {
+        const int j = round * kJPerRound + jj;
+        float v0 = p.alpha * acc[4 * j + 2 * h], v1 = p.alpha * acc[4 * j + 2 * h + 1];
+        const std::int64_t row = m0 + 8 * j + 2 * t;
+        if (p.beta != 0.0f && col < p.n) {
+          const CT* c = C + row + col * p.ldc;
+          const auto load = [](const CT* x) {
+            if constexpr (std::is_same_v<CT, float>) {
+              return *x;
+            } else {
+              return Traits::to_float(*x);
+            }
+          };
+          if (row < p.m) v0 += p.beta * load(c);
+          if (row + 1 < p.m) v1 += p.beta * load(c + 1);
+        }
+        const int m_in_round = 8 * jj + 2 * t;
+        const int byte = (m_in_round % kBoxM) * int(sizeof(CT));
+        char* const at = staging + (m_in_round / kBoxM) * TilemmWgmmaConfig::kStagingBoxBytes + r * 128 +
+                         (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
+        if constexpr (std::is_same_v<CT, float>) {
+          *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
+        } else {
+          *reinterpret_cast<unsigned*>(at) =
+              Traits::bits(Traits::from_float(v0)) | (Traits::bits(Traits::from_float(v1)) << 16);
+        }
+      }
+    }
+    ptx::fence_proxy_async_shared_cta();
+    ptx::named_barrier_sync(barrier_id, 128);
+    if (elected) {
+#pragma unroll
+      for (int box = 0; box < 2; ++box)
+        ptx::cp_async_bulk_tensor_3d_shared_to_global(map_c, int(m0) + round * kRoundM + box * kBoxM, int(n0),
+                                                      int(batch),
+                                                      staging_address + box * TilemmWgmmaConfig::kStagingBoxBytes);
+      ptx::cp_async_bulk_commit_group();
+    }
+  }
+}
+
 template <TilemmWgmmaConfig kCfg, bool kTransA, bool kTransB>
 __global__ void __launch_bounds__(kCfg.threads(), 1)
-    wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, WgmmaParams p) {
+    wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               const __grid_constant__ CUtensorMap map_c, WgmmaParams p) {
   static_assert(kCfg.valid());
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using T = typename MmaInputTraits<kCfg.input>::Element;
@@ -202,6 +284,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   const unsigned raw = ptx::shared_address(wgmma_smem);
   const unsigned ring = (raw + 1023u) & ~1023u;
   const unsigned barriers = ring + unsigned(S * kCfg.stage_bytes());
+  const unsigned staging = barriers + unsigned(kCfg.barrier_bytes());  // 1024-aligned
   const auto full_bar = [&](int s) { return barriers + 8u * unsigned(s); };
   const auto empty_bar = [&](int s) { return barriers + 8u * unsigned(S + s); };
   const auto a_tile = [&](int s) { return ring + unsigned(s * kCfg.stage_bytes()); };
@@ -286,6 +369,9 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     ptx::setmaxnreg_inc_sync_aligned_u32<TilemmWgmmaConfig::kConsumerRegisters>();
     const int c = warpgroup - 1;
     const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x % 128) / 32;
+    const bool elected = threadIdx.x % 128 == 0;
+    const unsigned my_staging = staging + unsigned(c * 2 * TilemmWgmmaConfig::kStagingBoxBytes);
+    char* const my_staging_ptr = reinterpret_cast<char*>(wgmma_smem) + (my_staging - raw);
     int stage = 0;
     unsigned phase = 0;
     for (std::int64_t t = first_tile; t < total_tiles; t += tile_step) {
@@ -328,7 +414,22 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
 
       const std::int64_t m0 = tile.tm * BM;
       // A cluster's last tile column may lie past n: its stores are all skipped.
-      const std::int64_t n_row0 = (tile.tn * CN + rank) * BN + 64 * c + 16 * warp_in_group;
+      const std::int64_t n0 = (tile.tn * CN + rank) * BN + 64 * c;
+      const std::int64_t n_row0 = n0 + 16 * warp_in_group;
+      if constexpr (kCfg.tma_store) {
+        if (p.tma_store) {
+          if (p.c_is_fp32) {
+            const float* const C = static_cast<const float*>(p.C) + tile.batch * p.stride_c;
+            wgmma_store_through_staging<kCfg>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c), elected, C, m0,
+                                              n0, tile.batch, warp_in_group, lane, acc);
+          } else {
+            const T* const C = static_cast<const T*>(p.C) + tile.batch * p.stride_c;
+            wgmma_store_through_staging<kCfg>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c), elected, C, m0,
+                                              n0, tile.batch, warp_in_group, lane, acc);
+          }
+          continue;
+        }
+      }
       if (p.c_is_fp32) {
         float* const C = static_cast<float*>(p.C) + tile.batch * p.stride_c;
         wgmma_store_accumulators<kCfg, kTransA, kTransB>(p, C, m0, n_row0, lane, acc);
@@ -337,12 +438,18 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         wgmma_store_accumulators<kCfg, kTransA, kTransB>(p, C, m0, n_row0, lane, acc);
       }
     }
+    // The TMA's last stores must have read the staging before the CTA's shared memory
+    // goes away (and written C before the kernel counts as done).
+    if constexpr (kCfg.tma_store) {
+      if (elected) ptx::cp_async_bulk_wait_group<0>();
+    }
   }
   // No CTA leaves while a peer may still multicast into it or arrive on its barriers.
   if constexpr (CN > 1) ptx::cluster_sync();
 #else
   (void)map_a;
   (void)map_b;
+  (void)map_c;
   (void)p;
 #endif
 }
@@ -368,10 +475,11 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 
 // The tensor map of one operand as stored (rows contiguous, ld between columns), 3-D
 // with the batch as the outer dimension, 128-byte swizzle, zeros outside. A box is 128
-// bytes along the rows (64 halves or 32 floats) by box_cols columns. fp32 data for tf32
-// arithmetic uses the TMA's tf32 element type.
+// bytes along the rows (64 halves or 32 floats) by box_cols columns. fp32 operands for
+// tf32 arithmetic use the TMA's tf32 element type (tf32_elements), an fp32 C plain fp32.
 bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int64_t rows, std::int64_t cols,
-                        std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols) {
+                        std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
+                        bool tf32_elements = true) {
   const auto encode = tensor_map_encoder();
   if (encode == nullptr) return false;
   const bool broadcast = batch <= 1 || stride == 0;
@@ -383,7 +491,8 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUtensorMapDataType dt = type == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                  : type == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                                      : CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+                                 : tf32_elements      ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
+                                                      : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   return encode(map, dt, 3, const_cast<void*>(base), dims, strides, box, element_strides,
                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
@@ -451,8 +560,20 @@ std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
 
 template <TilemmWgmmaConfig kCfg>
 cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
-  CUtensorMap map_a, map_b;
+  CUtensorMap map_a, map_b, map_c;
   if (!encode_wgmma_maps<kCfg>(prob, &map_a, &map_b)) return cudaErrorInvalidValue;
+  // The staged epilogue needs a C the TMA can write, with columns a whole number of 16-byte
+  // units long: measured on the H200, a TMA store clips at the end of a column only to
+  // 16 bytes, so with m = 7 (bf16) it also wrote rows 7 and up of the caller's padding.
+  // Otherwise the kernel stores directly.
+  const std::int64_t c_bytes = dtype_size(prob.c_type);
+  bool tma_store = false;
+  if constexpr (kCfg.tma_store) {
+    tma_store = tma_readable(prob.C, prob.ldc, prob.stride_c, prob.batch, c_bytes) && prob.m * c_bytes % 16 == 0 &&
+                encode_operand_map(&map_c, prob.c_type, prob.C, prob.m, prob.n, prob.ldc, prob.batch, prob.stride_c,
+                                   64, false);
+  }
+  if (!tma_store) map_c = map_b;  // unused
   WgmmaParams params{};
   params.m = prob.m;
   params.n = prob.n;
@@ -466,7 +587,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   params.tiles_m = (prob.m + kCfg.bm - 1) / kCfg.bm;
   params.tiles_n = (prob.n + kCfg.bn - 1) / kCfg.bn;
   params.c_is_fp32 = prob.c_type == DType::F32;
-  const std::int64_t c_bytes = dtype_size(prob.c_type);
+  params.tma_store = tma_store;
   params.c_pairs_aligned = mma_sync_aligned_to(prob.C, 2 * c_bytes) && prob.ldc % 2 == 0 &&
                            (prob.batch <= 1 || prob.stride_c % 2 == 0);
   params.a_broadcast = prob.batch <= 1 || prob.stride_a == 0;
@@ -506,7 +627,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     const std::int64_t clusters =
         std::min<std::int64_t>(cluster_tiles, kCfg.persistent ? std::max(resident_clusters, 1) : 2147483647LL / CN);
     config.gridDim = dim3(static_cast<unsigned>(clusters * CN));
-    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, params);
+    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, params);
   };
   if constexpr (kCfg.input == TilemmMmaInput::TF32) {
     // Only TN exists for tf32 (can_implement and the repacking path see to it).
@@ -672,7 +793,8 @@ std::string wgmma_name() {
   return std::string("wgmma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk()) + ".s" +
          std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") +
-         (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") + (kRepack ? ".repack" : "");
+         (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") + (kCfg.tma_store ? ".tmastore" : "") +
+         (kRepack ? ".repack" : "");
 }
 
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
@@ -682,12 +804,13 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   KernelEntry e;
   e.name = wgmma_name<kCfg, kRepack>();
   e.family = "wgmma";
-  e.ladder_step = kRepack ? 24 : kCfg.cluster_n > 1 ? 23 : kCfg.persistent ? 22 : 21;
+  e.ladder_step = kRepack ? 25 : kCfg.tma_store ? 24 : kCfg.cluster_n > 1 ? 23 : kCfg.persistent ? 22 : 21;
   e.summary = std::string("Hopper wgmma (") + MmaInputTraits<kCfg.input>::kName +
               ") from a TMA-filled mbarrier ring, producer/consumer warpgroups with setmaxnreg" +
               (kCfg.persistent ? ", persistent grid in L2-grouped tile order" : "") +
               (kCfg.cluster_n > 1 ? ", clusters of " + std::to_string(kCfg.cluster_n) + " sharing A by TMA multicast"
                                   : std::string()) +
+              (kCfg.tma_store ? ", epilogue through swizzled shared memory and TMA stores" : "") +
               (kRepack ? "; operands the TMA cannot read are first repacked into an aligned workspace" : "");
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = 90;
@@ -732,14 +855,15 @@ KernelEntry make_wgmma_entry(double relative_speed) {
 template <TilemmMmaInput kIn>
 struct WgmmaConfigTable {
   static constexpr TilemmWgmmaConfig configs[] = {
-      {kIn, 256, 128, 4, false, 1},
-      {kIn, 256, 128, 4, true, 1},
-      {kIn, 128, 128, 6, true, 1},
-      {kIn, 256, 128, 4, true, 2},
+      {kIn, 256, 128, 4, false, 1, false},
+      {kIn, 256, 128, 4, true, 1, false},
+      {kIn, 128, 128, 6, true, 1, false},
+      {kIn, 256, 128, 4, true, 2, false},
+      {kIn, 256, 128, 4, true, 2, true},
   };
-  static constexpr double relative_speed[] = {0.99, 1.0, 0.9, 1.02};
+  static constexpr double relative_speed[] = {0.99, 1.0, 0.9, 1.02, 1.03};
   static constexpr std::size_t kCount = std::size(configs);
-  static constexpr std::size_t kRepacked = 3;  // configs[3] also registered with repacking
+  static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
 };
 
 // Registers every configuration for bf16, fp16 and tf32 in ladder order: the one-block-

@@ -1,6 +1,7 @@
-// Wrappers for thread-block clusters (sm_90): CTAs launched together on neighbouring
-// SMs of one GPC, which can read, write and signal each other's shared memory.
-// PTX ISA, "Special Registers: %cluster_ctarank" and "barrier.cluster".
+// Wrappers for the barriers among groups of threads: thread-block clusters (sm_90: CTAs
+// launched together on neighbouring SMs of one GPC, which can read, write and signal
+// each other's shared memory) and named barriers within a CTA.
+// PTX ISA, "Special Registers: %cluster_ctarank", "barrier.cluster" and "bar.sync".
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,6 +20,12 @@ __device__ __forceinline__ unsigned cluster_ctarank() {
 // a peer may still write into its shared memory).
 __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+
+// bar.sync id, threads: a barrier for a subset of the CTA (whole warps), here one
+// warpgroup; id 0 is __syncthreads()'s.
+__device__ __forceinline__ void named_barrier_sync(unsigned id, unsigned threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
 }  // namespace tilemm::ptx

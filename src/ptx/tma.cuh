@@ -46,4 +46,42 @@ __device__ __forceinline__ void cp_async_bulk_tensor_3d_global_to_shared_multica
       : "memory");
 }
 
+// cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [map, {x, y, z}], [src]:
+// the reverse direction, shared memory to the tensor, one box; elements outside the
+// tensor are not written (the borders clip themselves). Completion is tracked per
+// thread in bulk groups (commit / wait below), not on an mbarrier.
+__device__ __forceinline__ void cp_async_bulk_tensor_3d_shared_to_global(const void* tensor_map, int x, int y,
+                                                                         int z, unsigned src) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%1, %2, %3}], [%4];\n" ::"l"(
+          reinterpret_cast<std::uint64_t>(tensor_map)),
+      "r"(x), "r"(y), "r"(z), "r"(src)
+      : "memory");
+}
+
+// cp.async.bulk.commit_group: closes this thread's group of bulk copies issued so far.
+__device__ __forceinline__ void cp_async_bulk_commit_group() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+// cp.async.bulk.wait_group.read N: waits until at most N of this thread's bulk groups
+// still read their shared-memory source (the buffer may then be overwritten).
+template <int N>
+__device__ __forceinline__ void cp_async_bulk_wait_group_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+
+// cp.async.bulk.wait_group N: waits until at most N bulk groups are incomplete (their
+// writes to global memory done).
+template <int N>
+__device__ __forceinline__ void cp_async_bulk_wait_group() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// fence.proxy.async.shared::cta: orders this thread's ordinary shared-memory writes
+// before later reads of them by the async proxy (the TMA engine).
+__device__ __forceinline__ void fence_proxy_async_shared_cta() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
 }  // namespace tilemm::ptx
