@@ -222,12 +222,13 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
         continue;
       }
       // Other types: the same kind of product with every leading dimension 8, which
-      // every kernel's alignment rules accept, on buffers of the dtype's elements.
+      // every kernel's alignment rules accept, on buffers of the dtype's elements, as TN
+      // (A stored k x m), the layout every kernel takes (tf32 wgmma reads only K-major).
       const TypedCall t(dtype);
       constexpr std::int64_t kLd = 8;
-      std::vector<float> a(kLd * kK, 0.0f), b(kLd * kN, 0.0f), c(kLd * kN, std::numeric_limits<float>::quiet_NaN());
+      std::vector<float> a(kLd * kM, 0.0f), b(kLd * kN, 0.0f), c(kLd * kN, std::numeric_limits<float>::quiet_NaN());
       for (std::int64_t p = 0; p < kK; ++p)
-        for (std::int64_t i = 0; i < kM; ++i) a[i + p * kLd] = float((i + 2 * p) % 5 - 2);
+        for (std::int64_t i = 0; i < kM; ++i) a[p + i * kLd] = float((i + 2 * p) % 5 - 2);
       for (std::int64_t j = 0; j < kN; ++j)
         for (std::int64_t p = 0; p < kK; ++p) b[p + j * kLd] = float((3 * p + j) % 7 - 3);
       const auto ea = t.encode(a), eb = t.encode(b), ec = t.encode(c);
@@ -238,7 +239,7 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
       CUDA_OK(cudaMemcpy(dA, ea.data(), ea.size(), cudaMemcpyHostToDevice));
       CUDA_OK(cudaMemcpy(dB, eb.data(), eb.size(), cudaMemcpyHostToDevice));
       CUDA_OK(cudaMemcpy(dC, ec.data(), ec.size(), cudaMemcpyHostToDevice));
-      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_N, TILEMM_OP_N, kM, kN, kK, &one_, dA, t.ab, kLd, dB,
+      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_T, TILEMM_OP_N, kM, kN, kK, &one_, dA, t.ab, kLd, dB,
                                             t.ab, kLd, &zero_, dC, t.ab, kLd, t.compute);
       std::vector<unsigned char> out(ec.size());
       EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -252,7 +253,7 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
       for (std::int64_t j = 0; j < kN; ++j)
         for (std::int64_t i = 0; i < kM; ++i) {
           float want = 0.0f;
-          for (std::int64_t p = 0; p < kK; ++p) want += a[i + p * kLd] * b[p + j * kLd];
+          for (std::int64_t p = 0; p < kK; ++p) want += a[p + i * kLd] * b[p + j * kLd];
           EXPECT_EQ(t.decode(&out[static_cast<std::size_t>(i + j * kLd) * t.bytes]), want)
               << e.name << " on " << dtype << " at " << i << ", " << j;
         }
@@ -325,10 +326,11 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
         EXPECT_EQ(c1[1], 46.0f) << e.name;
         continue;
       }
-      // A and B in the dtype with lda = ldb = 8 (aligned for every kernel); C in the
-      // input type (fp32 for tf32), its column 1 ldc elements after column 0.
+      // A and B in the dtype with lda = ldb = 8 (aligned for every kernel), as TN (A
+      // stored transposed: the layout every kernel takes); C in the input type (fp32 for
+      // tf32), its column 1 ldc elements after column 0.
       const TypedCall t(dtype);
-      const auto ea = t.encode({1, 2, 0, 0, 0, 0, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0});
+      const auto ea = t.encode({1, 3, 0, 0, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0, 0, 0});
       const auto eb = t.encode({5, 6, 0, 0, 0, 0, 0, 0, 7, 8, 0, 0, 0, 0, 0, 0});
       const auto nan_pair = t.encode({nan2[0], nan2[1]});
       void *dA = nullptr, *dB = nullptr;
@@ -340,7 +342,7 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
       const std::size_t col1 = static_cast<std::size_t>(ldc) * t.bytes;
       CUDA_OK(cudaMemcpy(c_bytes, nan_pair.data(), nan_pair.size(), cudaMemcpyHostToDevice));
       CUDA_OK(cudaMemcpy(c_bytes + col1, nan_pair.data(), nan_pair.size(), cudaMemcpyHostToDevice));
-      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_N, TILEMM_OP_N, 2, 2, 2, &one_, dA, t.ab, 8, dB, t.ab, 8,
+      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_T, TILEMM_OP_N, 2, 2, 2, &one_, dA, t.ab, 8, dB, t.ab, 8,
                                             &zero_, big, t.ab, ldc, t.compute);
       std::vector<unsigned char> c0(nan_pair.size()), c1(nan_pair.size());
       EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
