@@ -28,20 +28,27 @@
 //   - `.persistent`: a grid of one block per SM walks the tiles in an L2-friendly order
 //     (groups of 8 tile rows along m), and the producer starts the next tile's loads
 //     while the consumers run the previous tile's epilogue.
+//   - `.c2`: clusters of two CTAs along n share the A tile; each loads half of it for
+//     both with a multicast TMA, and consumers free a stage in both CTAs.
+//   - `.tmastore`: the epilogue writes C through swizzled shared memory and TMA stores,
+//     so the consumers go on to their next tile while the copy engine writes C.
+//   - `.repack`: operands the TMA cannot read in place (odd leading dimensions) are first
+//     copied into an aligned stream-ordered workspace; tf32 operands that are not
+//     K-major (tf32 wgmma reads no other layout) are transposed there.
 //
-// Data per block and k-block: (BM + BN) * 64 elements for 2 * BM * BN * 64 FLOP, so the
-// design intensity of a 256 x 128 tile is 85 FLOP/B (bf16), against 64 for mma_sync's
-// 128 x 128.
+// Data per block and k-block: (BM + BN) rows of 128 bytes for 2 * BM * BN * bk FLOP, so
+// the design intensity of a 256 x 128 tile is 85 FLOP/B for 16-bit inputs (43 for tf32),
+// against 64 for mma_sync's 128 x 128.
 // Requirements (the TMA's): compute capability 9.0 exactly (sm_90a code), A and B
-// 16-byte aligned, lda, ldb and batch strides multiples of 8 elements. Any m, n, k, op,
-// batch; C aligned to its element size. Other leading dimensions go to mma_sync's
-// .ldg2 variants or to the repacking path.
+// 16-byte aligned, lda, ldb and batch strides multiples of 16 bytes, and for tf32 op(A) =
+// T, op(B) = N. Any m, n, k, batch; C aligned to its element size. Other operands go to
+// the `.repack` entries (or, on other GPUs, to mma_sync).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <type_traits>
