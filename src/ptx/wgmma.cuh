@@ -32,6 +32,16 @@
 
 namespace tilemm::ptx {
 
+#define TILEMM_WGMMA_D_REGS_32 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+
+#define TILEMM_WGMMA_D_OPERANDS_32(d) \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+
 #define TILEMM_WGMMA_D_REGS_64 \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -107,13 +117,13 @@ __device__ __forceinline__ std::uint64_t wgmma_descriptor_swizzle128(unsigned sm
 
 enum class WgmmaInput { BF16, F16, TF32 };
 
-// wgmma.mma_async.sync.aligned.m64n{128,256}k16.f32.{bf16,f16}.{bf16,f16}
+// wgmma.mma_async.sync.aligned.m64n{64,128,256}k16.f32.{bf16,f16}.{bf16,f16}
 //   d, a-desc, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1, imm-trans-a, imm-trans-b
 // d += A * B with fp32 accumulation; kTransA / kTransB = 1 for MN-major operands.
 template <int kN, WgmmaInput kIn, int kTransA, int kTransB>
 __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2], std::uint64_t desc_a,
                                                              std::uint64_t desc_b) {
-  static_assert(kN == 128 || kN == 256, "instantiated for N = 128 and 256");
+  static_assert(kN == 64 || kN == 128 || kN == 256, "instantiated for N = 64, 128 and 256");
 // ops: the operand numbers of a-desc, b-desc, scale-d, imm-trans-a, imm-trans-b.
 #define TILEMM_WGMMA_ASM(shape, type, regs, operands, a, b, scale, ta, tb)                                 \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" scale ", 0;\n"                                         \
@@ -122,7 +132,13 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2],
                : operands(d)                                                                               \
                : "l"(desc_a), "l"(desc_b), "r"(1), "n"(kTransA), "n"(kTransB)                              \
                : "memory")
-  if constexpr (kN == 128 && kIn == WgmmaInput::BF16) {
+  if constexpr (kN == 64 && kIn == WgmmaInput::BF16) {
+    TILEMM_WGMMA_ASM("m64n64k16", "bf16", TILEMM_WGMMA_D_REGS_32, TILEMM_WGMMA_D_OPERANDS_32, "32", "33", "34", "35",
+                     "36");
+  } else if constexpr (kN == 64) {
+    TILEMM_WGMMA_ASM("m64n64k16", "f16", TILEMM_WGMMA_D_REGS_32, TILEMM_WGMMA_D_OPERANDS_32, "32", "33", "34", "35",
+                     "36");
+  } else if constexpr (kN == 128 && kIn == WgmmaInput::BF16) {
     TILEMM_WGMMA_ASM("m64n128k16", "bf16", TILEMM_WGMMA_D_REGS_64, TILEMM_WGMMA_D_OPERANDS_64, "64", "65", "66",
                      "67", "68");
   } else if constexpr (kN == 128) {
@@ -138,20 +154,22 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2],
 #undef TILEMM_WGMMA_ASM
 }
 
-// wgmma.mma_async.sync.aligned.m64n{128,256}k8.f32.tf32.tf32
+// wgmma.mma_async.sync.aligned.m64n{64,128,256}k8.f32.tf32.tf32
 //   d, a-desc, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1
 // d += A * B on the tf32 parts of fp32 operands (both K-major), fp32 accumulation.
 template <int kN>
 __device__ __forceinline__ void wgmma_mma_async_m64nNk8_f32_tf32(float (&d)[kN / 2], std::uint64_t desc_a,
                                                                  std::uint64_t desc_b) {
-  static_assert(kN == 128 || kN == 256, "instantiated for N = 128 and 256");
+  static_assert(kN == 64 || kN == 128 || kN == 256, "instantiated for N = 64, 128 and 256");
 #define TILEMM_WGMMA_TF32_ASM(shape, regs, operands, a, b, scale)                                      \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" scale ", 0;\n"                                   \
                "wgmma.mma_async.sync.aligned." shape ".f32.tf32.tf32 {" regs "}, %" a ", %" b ", p, 1, 1;\n}\n" \
                : operands(d)                                                                        \
                : "l"(desc_a), "l"(desc_b), "r"(1)                                                   \
                : "memory")
-  if constexpr (kN == 128) {
+  if constexpr (kN == 64) {
+    TILEMM_WGMMA_TF32_ASM("m64n64k8", TILEMM_WGMMA_D_REGS_32, TILEMM_WGMMA_D_OPERANDS_32, "32", "33", "34");
+  } else if constexpr (kN == 128) {
     TILEMM_WGMMA_TF32_ASM("m64n128k8", TILEMM_WGMMA_D_REGS_64, TILEMM_WGMMA_D_OPERANDS_64, "64", "65", "66");
   } else {
     TILEMM_WGMMA_TF32_ASM("m64n256k8", TILEMM_WGMMA_D_REGS_128, TILEMM_WGMMA_D_OPERANDS_128, "128", "129", "130");
