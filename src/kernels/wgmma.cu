@@ -67,7 +67,7 @@
 // See naive.cu: kernel configurations are global-namespace types for nvcc 13.
 struct TilemmWgmmaConfig {
   TilemmMmaInput input;  // BF16, F16 or TF32
-  int bm;                // rows of C per block (along m): wgmma's N, 128 or 256
+  int bm;                // rows of C per block (along m): wgmma's N, 64, 128 or 256
   int bn;                // columns of C per block (along n): 64 per consumer warpgroup
   int stages;            // shared-memory ring depth
   bool persistent;       // one block per SM walking the tiles, else one block per tile
@@ -109,7 +109,7 @@ struct TilemmWgmmaConfig {
 
 namespace tilemm::kernels {
 
-// The kernel's arguments besides the two tensor maps.
+// The kernel's arguments besides the three tensor maps (A, B, and C for TMA stores).
 struct WgmmaParams {
   std::int64_t m, n, k;
   float alpha, beta;
