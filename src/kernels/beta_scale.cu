@@ -15,21 +15,6 @@ namespace {
 
 constexpr int kRowsPerBlock = 256;
 
-// C in fp32 or a 16-bit type; the scaling is done in fp32 and rounded to nearest.
-__device__ __forceinline__ float to_float(float x) { return x; }
-__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-template <class T>
-__device__ __forceinline__ T from_float(float x) {
-  if constexpr (std::is_same_v<T, __half>) {
-    return __float2half_rn(x);
-  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    return __float2bfloat16_rn(x);
-  } else {
-    return x;
-  }
-}
-
 template <class T>
 __global__ void __launch_bounds__(kRowsPerBlock)
     beta_scale_kernel(T* C, std::int64_t m, std::int64_t n, std::int64_t ldc,
@@ -44,25 +29,17 @@ __global__ void __launch_bounds__(kRowsPerBlock)
   }
 }
 
-template <class T>
-cudaError_t launch_typed(const GemmProblem& p, cudaStream_t stream) {
-  const dim3 grid(ceil_div_u(p.m, kRowsPerBlock),
-                  static_cast<unsigned>(std::min<std::int64_t>(p.n, 65535)), grid_z_for(p.batch));
-  beta_scale_kernel<T><<<grid, kRowsPerBlock, 0, stream>>>(static_cast<T*>(p.C), p.m, p.n, p.ldc,
-                                                            p.stride_c, p.batch,
-                                                            static_cast<float>(p.beta));
-  return cudaGetLastError();
-}
-
 }  // namespace
 
 cudaError_t launch_beta_scale(const GemmProblem& p, cudaStream_t stream) {
-  switch (p.c_type) {
-    case DType::F16: return launch_typed<__half>(p, stream);
-    case DType::BF16: return launch_typed<__nv_bfloat16>(p, stream);
-    case DType::F32: break;
-  }
-  return launch_typed<float>(p, stream);
+  return dispatch_c_type(p.c_type, [&]<class T>() {
+    const dim3 grid(ceil_div_u(p.m, kRowsPerBlock),
+                    static_cast<unsigned>(std::min<std::int64_t>(p.n, 65535)), grid_z_for(p.batch));
+    beta_scale_kernel<T><<<grid, kRowsPerBlock, 0, stream>>>(static_cast<T*>(p.C), p.m, p.n, p.ldc,
+                                                              p.stride_c, p.batch,
+                                                              static_cast<float>(p.beta));
+    return cudaGetLastError();
+  });
 }
 
 }  // namespace tilemm::kernels

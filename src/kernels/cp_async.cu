@@ -35,6 +35,7 @@
 #include <mutex>
 
 #include "kernels/fp32_tile_common.cuh"
+#include "kernels/split_k_reduce.hpp"
 #include "ptx/cp_async.cuh"
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
@@ -289,25 +290,10 @@ constexpr std::int64_t cp_async_max_smem_bytes() {
   return cp_async_smem_bytes<kCfg>(true, false);  // both operands k-contiguous: the largest
 }
 
-// C = alpha * (sum of the slices' partial products) + beta * C, the slices summed in
-// order so that two runs give the same bits.
-constexpr int kReduceThreads = 256;
-__global__ void __launch_bounds__(kReduceThreads) split_k_reduce(GemmParams p, const float* partial, int slices) {
-  const std::int64_t i = std::int64_t(blockIdx.x) * kReduceThreads + threadIdx.x;
-  if (i >= p.m) return;
-  for (std::int64_t j = blockIdx.y; j < p.n; j += gridDim.y) {
-    float sum = 0.0f;
-    for (int s = 0; s < slices; ++s) sum += partial[std::int64_t(s) * p.m * p.n + i + j * p.m];
-    store_alpha_beta(&p.C[i + j * p.ldc], sum, p.alpha, p.beta);
-  }
-}
-
 // The number of k-slices: enough to give the GPU about one full wave of blocks, each
-// slice at least 8 k-tiles long so the pipeline still has work to overlap.
-inline int split_k_slices(std::int64_t tiles, std::int64_t resident_blocks, std::int64_t k, int bk) {
-  const std::int64_t by_occupancy = tiles > 0 ? resident_blocks / tiles : 1;
-  const std::int64_t by_depth = k / (8 * std::int64_t(bk));
-  return int(std::clamp<std::int64_t>(std::min(by_occupancy, by_depth), 1, 64));
+// slice at least 8 k-tiles long so the pipeline still has work to overlap, at most 64.
+inline int cp_async_split_k_slices(std::int64_t tiles, std::int64_t resident_blocks, std::int64_t k, int bk) {
+  return split_k_slices(tiles, resident_blocks, k / bk, 8, 64);
 }
 
 template <TilemmCpAsyncConfig kCfg>
@@ -321,7 +307,8 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
   int slices = 1;
   if constexpr (kCfg.split_k) {
     const std::int64_t tiles = ((prob.m + kCfg.bm - 1) / kCfg.bm) * ((prob.n + kCfg.bn - 1) / kCfg.bn);
-    slices = split_k_slices(tiles, std::int64_t(device_sm_count()) * cp_async_blocks_per_sm<kCfg>(), prob.k, kCfg.bk);
+    slices = cp_async_split_k_slices(tiles, std::int64_t(device_sm_count()) * cp_async_blocks_per_sm<kCfg>(),
+                                     prob.k, kCfg.bk);
     const std::int64_t tiles_per_slice = ((prob.k + slices - 1) / slices + kCfg.bk - 1) / kCfg.bk;
     split.k_per_slice = tiles_per_slice * kCfg.bk;
     slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
@@ -346,12 +333,8 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
     return cudaGetLastError();
   });
   if constexpr (kCfg.split_k) {
-    if (launched == cudaSuccess) {
-      const dim3 reduce_grid(ceil_div_u(prob.m, kReduceThreads),
-                             static_cast<unsigned>(std::min<std::int64_t>(prob.n, 65535)));
-      split_k_reduce<<<reduce_grid, kReduceThreads, 0, stream>>>(params, split.partial, slices);
-    }
-    const cudaError_t reduced = cudaGetLastError();
+    const cudaError_t reduced =
+        launched == cudaSuccess ? launch_split_k_reduce(prob, split.partial, slices, stream) : cudaSuccess;
     const cudaError_t freed = cudaFreeAsync(split.partial, stream);
     if (launched != cudaSuccess) return launched;
     return reduced != cudaSuccess ? reduced : freed;
@@ -419,7 +402,7 @@ KernelEntry make_cp_async_entry(double relative_speed) {
     double split_factor = 1.0;
     std::int64_t units = tiles;
     if constexpr (kCfg.split_k) {
-      const int slices = split_k_slices(tiles, resident, p.k, kCfg.bk);
+      const int slices = cp_async_split_k_slices(tiles, resident, p.k, kCfg.bk);
       units = tiles * slices;
       split_factor = slices > 1 ? 0.85 : 0.5;
     }

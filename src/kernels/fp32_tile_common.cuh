@@ -131,18 +131,11 @@ __device__ __forceinline__ void copy_tile_quad(float* __restrict__ smem, const O
   }
 }
 
-// True when every 4-element group along the contiguous direction that starts at a
-// multiple of 4 is 16-byte aligned: base aligned, ld a multiple of 4, and (for batches)
-// strides multiples of 4.
-inline bool quads_aligned(const void* base, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
-  return reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && ld % 4 == 0 &&
-         (batch <= 1 || stride % 4 == 0);
-}
-
-// The alignment requirement of the vectorized kernels, as a can_implement reason.
+// The alignment requirement of the vectorized kernels, as a can_implement reason: every
+// 4-float group that starts at a multiple of 4 along a column is 16-byte aligned.
 inline std::string require_quad_alignment(const GemmProblem& p) {
-  if (!quads_aligned(p.A, p.lda, p.stride_a, p.batch)) return "A must be 16-byte aligned with lda (and strideA) a multiple of 4";
-  if (!quads_aligned(p.B, p.ldb, p.stride_b, p.batch)) return "B must be 16-byte aligned with ldb (and strideB) a multiple of 4";
+  if (!columns_aligned16(p.A, p.lda, p.stride_a, p.batch, 4)) return "A must be 16-byte aligned with lda (and strideA) a multiple of 4";
+  if (!columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, 4)) return "B must be 16-byte aligned with ldb (and strideB) a multiple of 4";
   return {};
 }
 

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "core/problem.hpp"
@@ -48,9 +51,40 @@ inline GemmParams make_params(const GemmProblem& p) {
                     p.batch};
 }
 
+// C is stored in fp32 or in the 16-bit input type; the epilogue works in fp32 and rounds
+// to nearest once, when it stores.
+__device__ __forceinline__ float to_float(float x) { return x; }
+__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+template <class T>
+__device__ __forceinline__ T from_float(float x) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __float2half_rn(x);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __float2bfloat16_rn(x);
+  } else {
+    return x;
+  }
+}
+
+// Two neighbouring 16-bit results as one 4-byte word, the first in the low half.
+template <class T>
+__device__ __forceinline__ unsigned pack_pair(float first, float second) {
+  static_assert(sizeof(T) == 2, "16-bit C only");
+  const auto bits = [](T x) {
+    if constexpr (std::is_same_v<T, __half>) {
+      return unsigned(__half_as_ushort(x));
+    } else {
+      return unsigned(__bfloat16_as_ushort(x));
+    }
+  };
+  return bits(from_float<T>(first)) | (bits(from_float<T>(second)) << 16);
+}
+
 // beta == 0 must not read C: NaN or garbage there may not leak into the result.
-__device__ __forceinline__ void store_alpha_beta(float* c, float acc, float alpha, float beta) {
-  *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+template <class T>
+__device__ __forceinline__ void store_alpha_beta(T* c, float acc, float alpha, float beta) {
+  *c = from_float<T>(beta == 0.0f ? alpha * acc : alpha * acc + beta * to_float(*c));
 }
 
 // Grid z walks the batch; a batch larger than the grid's z limit is strided over.
@@ -85,6 +119,32 @@ inline int device_sm_count() {
     return 1;
   }
   return sms;
+}
+
+// true when ptr is a multiple of `bytes` (the launchers' alignment rules).
+inline bool aligned_to(const void* ptr, std::int64_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(ptr) % std::uintptr_t(bytes) == 0;
+}
+
+// true when every column (and batch item) of a column-major operand starts on a 16-byte
+// boundary: base 16-byte aligned, ld and the batch stride multiples of 16 bytes. Then
+// every 16-byte chunk that starts at a multiple of 16 bytes within a column is aligned:
+// what 128-bit loads, 16-byte cp.async and the TMA need.
+inline bool columns_aligned16(const void* base, std::int64_t ld, std::int64_t stride, std::int64_t batch,
+                              std::int64_t element_bytes) {
+  const std::int64_t per16 = 16 / element_bytes;
+  return aligned_to(base, 16) && ld % per16 == 0 && (batch <= 1 || stride % per16 == 0);
+}
+
+// Calls f.template operator()<T>() with T the element type C is stored in.
+template <class F>
+cudaError_t dispatch_c_type(DType c_type, F&& f) {
+  switch (c_type) {
+    case DType::F16: return f.template operator()<__half>();
+    case DType::BF16: return f.template operator()<__nv_bfloat16>();
+    case DType::F32: break;
+  }
+  return f.template operator()<float>();
 }
 
 // Grid dimensions are 32-bit in x and 16-bit in y/z; a problem past them is refused.

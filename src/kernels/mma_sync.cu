@@ -206,7 +206,6 @@ template <TilemmMmaSyncConfig kCfg, class CT>
 __device__ __forceinline__ void mma_store_accumulators(const MmaSyncParams& p, CT* C, std::int64_t row0,
                                                        std::int64_t col0, int lane,
                                                        const float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
-  using Traits = MmaInputTraits<kCfg.input>;
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int i = 0; i < kCfg.m_tiles(); ++i)
@@ -220,14 +219,7 @@ __device__ __forceinline__ void mma_store_accumulators(const MmaSyncParams& p, C
         for (int e = 0; e < 2; ++e) {
           const std::int64_t col = col0 + 8 * j + 2 * t + e;
           if (col >= p.n) continue;
-          CT* c = C + row + col * p.ldc;
-          const float v = acc[i][j][2 * half + e];
-          if constexpr (std::is_same_v<CT, float>) {
-            *c = p.beta == 0.0f ? p.alpha * v : p.alpha * v + p.beta * *c;
-          } else {
-            const float out = p.beta == 0.0f ? p.alpha * v : p.alpha * v + p.beta * Traits::to_float(*c);
-            *c = Traits::from_float(out);
-          }
+          store_alpha_beta(C + row + col * p.ldc, acc[i][j][2 * half + e], p.alpha, p.beta);
         }
     }
 }
@@ -390,7 +382,7 @@ std::string mma_sync_name() {
 
 template <TilemmMmaSyncConfig kCfg>
 std::string mma_sync_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
-  std::string r = mma_sync_require_types<kCfg.input>(p);
+  std::string r = require_tensor_core_types<kCfg.input>(p);
   if (r.empty()) r = require_compute_capability(dev, 80);
   if (!r.empty()) return r;
   if (kCfg.smem_bytes() > dev.smem_per_block_optin) {
@@ -399,19 +391,16 @@ std::string mma_sync_can_implement(const GemmProblem& p, const DeviceInfo& dev) 
   }
   const std::int64_t eb = kCfg.element_bytes();
   const std::int64_t c_bytes = dtype_size(p.c_type);
-  if (!mma_sync_aligned_to(p.A, eb) || !mma_sync_aligned_to(p.B, eb) || !mma_sync_aligned_to(p.C, c_bytes)) {
+  if (!aligned_to(p.A, eb) || !aligned_to(p.B, eb) || !aligned_to(p.C, c_bytes)) {
     return "A, B and C must be aligned to their element size";
   }
   if constexpr (kCfg.load == TilemmMmaOperandLoad::AsyncCopy16) {
     // Every chunk starts at a multiple of chunk_elements along the contiguous direction
     // of its row, so it is 16-byte aligned when the base, ld and strides are.
-    const std::int64_t ce = kCfg.chunk_elements();
-    const auto chunks_aligned = [&](const void* base, std::int64_t ld, std::int64_t stride) {
-      return mma_sync_aligned_to(base, 16) && ld % ce == 0 && (p.batch <= 1 || stride % ce == 0);
-    };
-    const std::string rule = " (and the batch stride) a multiple of " + std::to_string(ce) + " elements";
-    if (!chunks_aligned(p.A, p.lda, p.stride_a)) return "A must be 16-byte aligned with lda" + rule;
-    if (!chunks_aligned(p.B, p.ldb, p.stride_b)) return "B must be 16-byte aligned with ldb" + rule;
+    const std::string rule =
+        " (and the batch stride) a multiple of " + std::to_string(kCfg.chunk_elements()) + " elements";
+    if (!columns_aligned16(p.A, p.lda, p.stride_a, p.batch, eb)) return "A must be 16-byte aligned with lda" + rule;
+    if (!columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, eb)) return "B must be 16-byte aligned with ldb" + rule;
   }
   if ((p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) return "grid x dimension exceeded";
   return {};

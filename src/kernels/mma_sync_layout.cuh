@@ -64,8 +64,6 @@ struct MmaInputTraits<TilemmMmaInput::BF16> {
   static constexpr DType kDType = DType::BF16;
   static constexpr const char* kName = "bf16";
   __device__ static unsigned bits(Element x) { return __bfloat16_as_ushort(x); }
-  __device__ static float to_float(Element x) { return __bfloat162float(x); }
-  __device__ static Element from_float(float x) { return __float2bfloat16_rn(x); }
 };
 template <>
 struct MmaInputTraits<TilemmMmaInput::F16> {
@@ -73,8 +71,6 @@ struct MmaInputTraits<TilemmMmaInput::F16> {
   static constexpr DType kDType = DType::F16;
   static constexpr const char* kName = "fp16";
   __device__ static unsigned bits(Element x) { return __half_as_ushort(x); }
-  __device__ static float to_float(Element x) { return __half2float(x); }
-  __device__ static Element from_float(float x) { return __float2half_rn(x); }
 };
 template <>
 struct MmaInputTraits<TilemmMmaInput::TF32> {
@@ -82,14 +78,12 @@ struct MmaInputTraits<TilemmMmaInput::TF32> {
   static constexpr DType kDType = DType::F32;
   static constexpr const char* kName = "tf32";
   __device__ static unsigned bits(Element x) { return __float_as_uint(x); }
-  __device__ static float to_float(Element x) { return x; }
-  __device__ static Element from_float(float x) { return x; }
 };
 
 // The types a tensor-core configuration computes, as a can_implement reason (mma_sync
 // and wgmma).
 template <TilemmMmaInput kInput>
-std::string mma_sync_require_types(const GemmProblem& p) {
+std::string require_tensor_core_types(const GemmProblem& p) {
   if constexpr (kInput == TilemmMmaInput::TF32) {
     if (p.a_type != DType::F32 || p.b_type != DType::F32 || p.c_type != DType::F32 ||
         p.compute != Compute::F32_FAST_TF32) {
@@ -103,10 +97,6 @@ std::string mma_sync_require_types(const GemmProblem& p) {
     }
   }
   return {};
-}
-
-inline bool mma_sync_aligned_to(const void* ptr, std::int64_t bytes) {
-  return reinterpret_cast<std::uintptr_t>(ptr) % std::uintptr_t(bytes) == 0;
 }
 
 // The registered configurations of one input type: {bm, bn, bk, warps_m, warps_n,

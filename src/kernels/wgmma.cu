@@ -56,6 +56,7 @@
 
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
+#include "kernels/split_k_reduce.hpp"
 #include "ptx/cluster.cuh"
 #include "ptx/cp_async.cuh"
 #include "ptx/mbarrier.cuh"
@@ -151,7 +152,6 @@ template <TilemmWgmmaConfig kCfg, bool kTransA, bool kTransB, class CT>
 __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, CT* C, std::int64_t m0,
                                                          std::int64_t n_row0, int lane,
                                                          const float (&acc)[kCfg.bm / 2]) {
-  using Traits = MmaInputTraits<kCfg.input>;
   const int g = lane / 4, t = lane % 4;
   const bool pairs = p.c_pairs_aligned;
 #pragma unroll
@@ -177,24 +177,16 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
         } else {
           float o0 = v0, o1 = v1;
           if (p.beta != 0.0f) {
-            o0 += p.beta * Traits::to_float(c[0]);
-            o1 += p.beta * Traits::to_float(c[1]);
+            o0 += p.beta * to_float(c[0]);
+            o1 += p.beta * to_float(c[1]);
           }
           // One 4-byte store of the two rounded halves, element row in the low half.
-          const unsigned bits = Traits::bits(Traits::from_float(o0)) | (Traits::bits(Traits::from_float(o1)) << 16);
-          *reinterpret_cast<unsigned*>(c) = bits;
+          *reinterpret_cast<unsigned*>(c) = pack_pair<CT>(o0, o1);
         }
       } else {
 #pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          if (row + e >= p.m) continue;
-          const float v = e == 0 ? v0 : v1;
-          if constexpr (std::is_same_v<CT, float>) {
-            c[e] = p.beta == 0.0f ? v : v + p.beta * c[e];
-          } else {
-            c[e] = Traits::from_float(p.beta == 0.0f ? v : v + p.beta * Traits::to_float(c[e]));
-          }
-        }
+        for (int e = 0; e < 2; ++e)
+          if (row + e < p.m) store_alpha_beta(c + e, acc[4 * j + 2 * h + e], p.alpha, p.beta);
       }
     }
   }
@@ -215,7 +207,6 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
                                                             std::int64_t m0, std::int64_t n0, std::int64_t batch,
                                                             int warp_in_group, int lane,
                                                             const float (&acc)[kCfg.bm / 2]) {
-  using Traits = MmaInputTraits<kCfg.input>;
   constexpr int kBoxM = 128 / int(sizeof(CT));  // elements of C along m in one box row
   constexpr int kRoundM = 2 * kBoxM;
   constexpr int kJPerRound = kRoundM / 8;
@@ -235,15 +226,8 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
         const std::int64_t row = m0 + 8 * j + 2 * t;
         if (p.beta != 0.0f && col < p.n) {
           const CT* c = C + row + col * p.ldc;
-          const auto load = [](const CT* x) {
-            if constexpr (std::is_same_v<CT, float>) {
-              return *x;
-            } else {
-              return Traits::to_float(*x);
-            }
-          };
-          if (row < p.m) v0 += p.beta * load(c);
-          if (row + 1 < p.m) v1 += p.beta * load(c + 1);
+          if (row < p.m) v0 += p.beta * to_float(c[0]);
+          if (row + 1 < p.m) v1 += p.beta * to_float(c[1]);
         }
         const int m_in_round = 8 * jj + 2 * t;
         const int byte = (m_in_round % kBoxM) * int(sizeof(CT));
@@ -252,8 +236,7 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
         if constexpr (std::is_same_v<CT, float>) {
           *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
         } else {
-          *reinterpret_cast<unsigned*>(at) =
-              Traits::bits(Traits::from_float(v0)) | (Traits::bits(Traits::from_float(v1)) << 16);
+          *reinterpret_cast<unsigned*>(at) = pack_pair<CT>(v0, v1);
         }
       }
     }
@@ -542,14 +525,6 @@ bool encode_wgmma_maps(const GemmProblem& p, CUtensorMap* map_a, CUtensorMap* ma
          encode_operand_map(map_b, p.b_type, p.B, p.b_rows(), p.b_cols(), p.ldb, p.batch, p.stride_b, b_box);
 }
 
-// The TMA reads an operand in place when its base is 16-byte aligned and its leading
-// dimension and batch stride are multiples of 16 bytes (8 halves, 4 floats).
-inline bool tma_readable(const void* base, std::int64_t ld, std::int64_t stride, std::int64_t batch,
-                         std::int64_t element_bytes) {
-  const std::int64_t per16 = 16 / element_bytes;
-  return mma_sync_aligned_to(base, 16) && ld % per16 == 0 && (batch <= 1 || stride % per16 == 0);
-}
-
 // tf32 wgmma reads both operands K-major: A stored k x m (op T), B stored k x n (op N).
 inline bool k_major_layouts(const GemmProblem& p) { return p.opa == Op::T && p.opb == Op::N; }
 
@@ -557,14 +532,14 @@ inline bool k_major_layouts(const GemmProblem& p) { return p.opa == Op::T && p.o
 // only element alignment is required of them.
 template <TilemmWgmmaConfig kCfg, bool kRepack>
 std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
-  std::string r = mma_sync_require_types<kCfg.input>(p);
+  std::string r = require_tensor_core_types<kCfg.input>(p);
   if (!r.empty()) return r;
   if (dev.cc_major != 9 || dev.cc_minor != 0) return "needs compute capability 9.0 (sm_90a wgmma and TMA)";
   if (kCfg.smem_bytes() > dev.smem_per_block_optin) {
     return "needs " + std::to_string(kCfg.smem_bytes()) + " bytes of shared memory per block, device allows " +
            std::to_string(dev.smem_per_block_optin);
   }
-  if (!mma_sync_aligned_to(p.C, dtype_size(p.c_type))) return "C must be aligned to its element size";
+  if (!aligned_to(p.C, dtype_size(p.c_type))) return "C must be aligned to its element size";
   if (kCfg.split_k && p.batch > 1) return "split-K computes one product per call (batchCount = 1)";
   // Tile origins up to one cluster of tiles past m or n are still 32-bit coordinates.
   constexpr std::int64_t kMaxCoordinate = 2147483647LL - 1024;
@@ -573,13 +548,13 @@ std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   }
   constexpr std::int64_t es = kCfg.element_bytes();
   if constexpr (kRepack) {
-    if (!mma_sync_aligned_to(p.A, es) || !mma_sync_aligned_to(p.B, es)) {
+    if (!aligned_to(p.A, es) || !aligned_to(p.B, es)) {
       return "A and B must be aligned to their element size";
     }
   } else {
     const std::string rule = " (and the batch stride) a multiple of " + std::to_string(16 / es) + " elements (TMA)";
-    if (!tma_readable(p.A, p.lda, p.stride_a, p.batch, es)) return "A must be 16-byte aligned with lda" + rule;
-    if (!tma_readable(p.B, p.ldb, p.stride_b, p.batch, es)) return "B must be 16-byte aligned with ldb" + rule;
+    if (!columns_aligned16(p.A, p.lda, p.stride_a, p.batch, es)) return "A must be 16-byte aligned with lda" + rule;
+    if (!columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, es)) return "B must be 16-byte aligned with ldb" + rule;
     if (kCfg.input == TilemmMmaInput::TF32 && !k_major_layouts(p)) {
       return "tf32 wgmma reads both operands K-major: needs op(A) = T and op(B) = N (other ops: the .repack entry)";
     }
@@ -600,33 +575,10 @@ std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
 // a stream-ordered workspace, and a second kernel sums the slices in a fixed order (so
 // the result does not depend on timing) and applies alpha and beta.
 
-// Slices for a problem of `tiles` tiles and `k_blocks` 64-wide k-blocks on `sms` SMs:
-// enough to fill the GPU once, at most 16, and at least 4 k-blocks per slice.
+// Slices for `tiles` tiles (one block per SM) and `k_blocks` k-blocks: enough to fill the
+// GPU once, at most 16, each at least 4 k-blocks long.
 inline int wgmma_split_k_slices(std::int64_t tiles, std::int64_t k_blocks, std::int64_t sms) {
-  const std::int64_t by_fill = tiles > 0 ? sms / tiles : 1;
-  const std::int64_t by_depth = k_blocks / 4;
-  return int(std::clamp<std::int64_t>(std::min(by_fill, by_depth), 1, 16));
-}
-
-constexpr int kReduceThreads = 256;
-
-template <TilemmMmaInput kIn, class CT>
-__global__ void __launch_bounds__(kReduceThreads)
-    wgmma_split_k_reduce(const float* partial, int slices, std::int64_t m, std::int64_t n, float alpha, float beta,
-                         CT* C, std::int64_t ldc) {
-  using Traits = MmaInputTraits<kIn>;
-  const std::int64_t i = std::int64_t(blockIdx.x) * kReduceThreads + threadIdx.x;
-  if (i >= m) return;
-  for (std::int64_t j = blockIdx.y; j < n; j += gridDim.y) {
-    float sum = 0.0f;
-    for (int s = 0; s < slices; ++s) sum += partial[std::int64_t(s) * m * n + i + j * m];
-    CT* const c = C + i + j * ldc;
-    if constexpr (std::is_same_v<CT, float>) {
-      *c = beta == 0.0f ? alpha * sum : alpha * sum + beta * *c;
-    } else {
-      *c = Traits::from_float(beta == 0.0f ? alpha * sum : alpha * sum + beta * Traits::to_float(*c));
-    }
-  }
+  return split_k_slices(tiles, sms, k_blocks, 4, 16);
 }
 
 template <TilemmWgmmaConfig kCfg>
@@ -640,7 +592,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   const std::int64_t c_bytes = dtype_size(prob.c_type);
   bool tma_store = false;
   if constexpr (kCfg.tma_store) {
-    tma_store = tma_readable(prob.C, prob.ldc, prob.stride_c, prob.batch, c_bytes) && prob.m * c_bytes % 16 == 0 &&
+    tma_store = columns_aligned16(prob.C, prob.ldc, prob.stride_c, prob.batch, c_bytes) && prob.m * c_bytes % 16 == 0 &&
                 encode_operand_map(&map_c, prob.c_type, prob.C, prob.m, prob.n, prob.ldc, prob.batch, prob.stride_c,
                                    64, false);
   }
@@ -659,7 +611,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   params.tiles_n = (prob.n + kCfg.bn - 1) / kCfg.bn;
   params.c_is_fp32 = prob.c_type == DType::F32;
   params.tma_store = tma_store;
-  params.c_pairs_aligned = mma_sync_aligned_to(prob.C, 2 * c_bytes) && prob.ldc % 2 == 0 &&
+  params.c_pairs_aligned = aligned_to(prob.C, 2 * c_bytes) && prob.ldc % 2 == 0 &&
                            (prob.batch <= 1 || prob.stride_c % 2 == 0);
   params.a_broadcast = prob.batch <= 1 || prob.stride_a == 0;
   params.b_broadcast = prob.batch <= 1 || prob.stride_b == 0;
@@ -720,20 +672,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     launched = dispatch_ops(prob, launch);
   }
   if constexpr (kCfg.split_k) {
-    if (launched == cudaSuccess) {
-      const dim3 grid(ceil_div_u(prob.m, kReduceThreads), static_cast<unsigned>(std::min<std::int64_t>(prob.n, 65535)));
-      if (params.c_is_fp32) {
-        wgmma_split_k_reduce<kCfg.input><<<grid, kReduceThreads, 0, stream>>>(
-            params.partial, params.slices, prob.m, prob.n, params.alpha, params.beta, static_cast<float*>(prob.C),
-            prob.ldc);
-      } else {
-        using T = typename MmaInputTraits<kCfg.input>::Element;
-        wgmma_split_k_reduce<kCfg.input><<<grid, kReduceThreads, 0, stream>>>(
-            params.partial, params.slices, prob.m, prob.n, params.alpha, params.beta, static_cast<T*>(prob.C),
-            prob.ldc);
-      }
-      launched = cudaGetLastError();
-    }
+    if (launched == cudaSuccess) launched = launch_split_k_reduce(prob, params.partial, params.slices, stream);
     const cudaError_t freed = cudaFreeAsync(params.partial, stream);
     return launched != cudaSuccess ? launched : freed;
   }
@@ -858,8 +797,8 @@ cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) 
   constexpr bool kTf32 = kCfg.input == TilemmMmaInput::TF32;
   const bool transpose_a = kTf32 && prob.opa == Op::N;
   const bool transpose_b = kTf32 && prob.opb == Op::T;
-  const bool repack_a = transpose_a || !tma_readable(prob.A, prob.lda, prob.stride_a, prob.batch, es);
-  const bool repack_b = transpose_b || !tma_readable(prob.B, prob.ldb, prob.stride_b, prob.batch, es);
+  const bool repack_a = transpose_a || !columns_aligned16(prob.A, prob.lda, prob.stride_a, prob.batch, es);
+  const bool repack_b = transpose_b || !columns_aligned16(prob.B, prob.ldb, prob.stride_b, prob.batch, es);
   if (!repack_a && !repack_b) return launch_wgmma<kCfg>(prob, stream);
   const RepackedOperand ra = plan_repack(prob.a_rows(), prob.a_cols(), prob.stride_a, prob.batch, es, transpose_a);
   const RepackedOperand rb = plan_repack(prob.b_rows(), prob.b_cols(), prob.stride_b, prob.batch, es, transpose_b);

@@ -1,0 +1,29 @@
+// Split-K, shared by the families that use it (cp_async, wgmma): how many k-slices a
+// problem gets, and the pass that sums the slices' partial products into C.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "core/problem.hpp"
+
+namespace tilemm::kernels {
+
+// k-slices for `tiles` output tiles over `resident_blocks` blocks that run at once: enough
+// to fill the GPU about once, each slice at least `min_k_tiles` of the `k_tiles` long (so
+// the pipeline still has work to overlap), at most `max_slices`.
+inline int split_k_slices(std::int64_t tiles, std::int64_t resident_blocks, std::int64_t k_tiles,
+                          std::int64_t min_k_tiles, int max_slices) {
+  const std::int64_t by_occupancy = tiles > 0 ? resident_blocks / tiles : 1;
+  const std::int64_t by_depth = k_tiles / min_k_tiles;
+  return int(std::clamp<std::int64_t>(std::min(by_occupancy, by_depth), 1, max_slices));
+}
+
+// C = alpha * (sum of the slices) + beta * C for a problem with batchCount = 1, where
+// `partial` holds `slices` unscaled fp32 m x n products (column-major, ld m). The slices
+// are added in a fixed order, so the result does not depend on timing; C in its own type.
+cudaError_t launch_split_k_reduce(const GemmProblem& p, const float* partial, int slices, cudaStream_t stream);
+
+}  // namespace tilemm::kernels
