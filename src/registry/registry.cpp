@@ -30,6 +30,24 @@ void Registry::add(KernelEntry entry) {
   entries_.push_back(std::move(entry));
 }
 
+std::vector<std::string> KernelEntry::dtype_list() const {
+  std::vector<std::string> out;
+  std::stringstream ss(dtypes);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+bool KernelEntry::computes(const std::string& dtype) const {
+  for (const auto& d : dtype_list())
+    if (d == dtype) return true;
+  return false;
+}
+
 const KernelEntry* Registry::find(const std::string& name) const {
   for (const auto& e : entries_) {
     if (e.name == name) return &e;

@@ -42,7 +42,7 @@ struct KernelEntry {
   std::string family;       // the file it lives in: "smem_tiled"
   int ladder_step = 0;      // position in docs/ladder.md
   std::string summary;      // one line: the technique
-  std::string dtypes;       // "fp32" (A, B, C and arithmetic)
+  std::string dtypes;       // "fp32" (A, B, C and arithmetic); a comma list: "fp16, bf16"
   int min_compute_capability = 80;
   std::string requirements;  // alignment and shape requirements in words ("none")
   // Global-memory arithmetic intensity of the design (FLOP per byte moved from DRAM/L2
@@ -60,6 +60,10 @@ struct KernelEntry {
   // Enqueues the product on the stream; returns the launch error, if any.
   std::function<cudaError_t(const GemmProblem&, cudaStream_t)> launch;
   std::function<KernelResources()> resources;
+
+  // The dtypes field as a list ("fp32", "tf32", "fp16", "bf16"), and whether it names one.
+  std::vector<std::string> dtype_list() const;
+  bool computes(const std::string& dtype) const;
 };
 
 class Registry {

@@ -98,6 +98,15 @@ TEST(Registry, CApiListsTheSameKernels) {
   EXPECT_EQ(tilemmGetAlgorithmName(static_cast<int64_t>(entries.size())), nullptr);
 }
 
+// An H100/H200 as can_implement sees it (no GPU needed).
+tilemm::DeviceInfo hopper_device() {
+  tilemm::DeviceInfo d;
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.smem_per_block_optin = 227 * 1024;
+  return d;
+}
+
 // The problem types a `dtypes` name stands for (A/B type, C type, arithmetic).
 tilemm::GemmProblem problem_of_dtype(const std::string& dtype) {
   tilemm::GemmProblem p;
@@ -109,28 +118,13 @@ tilemm::GemmProblem problem_of_dtype(const std::string& dtype) {
   return p;
 }
 
-std::vector<std::string> dtypes_of(const tilemm::KernelEntry& e) {
-  std::vector<std::string> out;
-  std::stringstream ss(e.dtypes);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
-
 TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
-  tilemm::DeviceInfo hopper;
-  hopper.cc_major = 9;
-  hopper.sm_count = 132;
-  hopper.smem_per_block_optin = 227 * 1024;
+  const tilemm::DeviceInfo hopper = hopper_device();
   tilemm::DeviceInfo old;
   old.cc_major = 5;
   const std::vector<std::string> all = {"fp32", "tf32", "fp16", "bf16"};
   for (const auto& e : tilemm::registry().entries()) {
-    const auto mine = dtypes_of(e);
+    const auto mine = e.dtype_list();
     ASSERT_FALSE(mine.empty()) << e.name;
     for (const auto& d : all) {
       const bool claimed = std::find(mine.begin(), mine.end(), d) != mine.end();
@@ -157,12 +151,9 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
 }
 
 TEST(Registry, SixteenBitKernelsAcceptAnFp32Output) {
-  tilemm::DeviceInfo hopper;
-  hopper.cc_major = 9;
-  hopper.sm_count = 132;
-  hopper.smem_per_block_optin = 227 * 1024;
+  const tilemm::DeviceInfo hopper = hopper_device();
   for (const auto& e : tilemm::registry().entries())
-    for (const auto& d : dtypes_of(e)) {
+    for (const auto& d : e.dtype_list()) {
       if (d != "fp16" && d != "bf16") continue;
       tilemm::GemmProblem p = problem_of_dtype(d);
       p.c_type = tilemm::DType::F32;
@@ -171,10 +162,7 @@ TEST(Registry, SixteenBitKernelsAcceptAnFp32Output) {
 }
 
 TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
-  tilemm::DeviceInfo hopper;
-  hopper.cc_major = 9;
-  hopper.sm_count = 132;
-  hopper.smem_per_block_optin = 227 * 1024;
+  const tilemm::DeviceInfo hopper = hopper_device();
   tilemm::DeviceInfo ampere = hopper;
   ampere.cc_major = 8;
   ampere.sm_count = 108;
@@ -218,10 +206,7 @@ TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
 }
 
 TEST(Registry, EveryDtypeHasAnAutoKernelForAnyLeadingDimension) {
-  tilemm::DeviceInfo hopper;
-  hopper.cc_major = 9;
-  hopper.sm_count = 132;
-  hopper.smem_per_block_optin = 227 * 1024;
+  const tilemm::DeviceInfo hopper = hopper_device();
   for (const std::string d : {"fp32", "tf32", "fp16", "bf16"}) {
     tilemm::GemmProblem p = problem_of_dtype(d);
     p.m = p.n = p.k = 4093;

@@ -7,7 +7,6 @@
 #include <functional>
 #include <limits>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,19 +29,6 @@ tilemmOperation_t raw_op(int v) {
 }
 
 #define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
-
-// The dtypes a registry entry names ("fp32", "tf32", "fp16", "bf16").
-std::vector<std::string> dtypes_of(const tilemm::KernelEntry& e) {
-  std::vector<std::string> out;
-  std::stringstream ss(e.dtypes);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
 
 // How a dtype reaches tilemmGemmEx: A/B storage, C storage (the input type for 16-bit
 // inputs), compute type, and the host <-> device element conversions.
@@ -213,7 +199,7 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
   std::vector<float> nan(c_.size(), std::numeric_limits<float>::quiet_NaN());
   for (const auto& e : tilemm::registry().entries()) {
     ASSERT_EQ(tilemmSetAlgorithm(h_, e.name.c_str()), TILEMM_STATUS_SUCCESS);
-    for (const std::string& dtype : dtypes_of(e)) {
+    for (const std::string& dtype : e.dtype_list()) {
       if (dtype == "fp32") {
         reset_c(&nan);
         ASSERT_EQ(sgemm(TILEMM_OP_N, TILEMM_OP_N, kM, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM), TILEMM_STATUS_SUCCESS) << e.name;
@@ -310,7 +296,7 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
   const float nan2[2] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()};
   for (const auto& e : tilemm::registry().entries()) {
     ASSERT_EQ(tilemmSetAlgorithm(h_, e.name.c_str()), TILEMM_STATUS_SUCCESS);
-    for (const std::string& dtype : dtypes_of(e)) {
+    for (const std::string& dtype : e.dtype_list()) {
       if (dtype == "fp32") {
         CUDA_OK(cudaMemcpy(big, nan2, 8, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemcpy(big + ldc, nan2, 8, cudaMemcpyHostToDevice));

@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -121,22 +120,10 @@ struct KernelAndDtype {
   std::string dtype;   // "fp32", "tf32", "fp16", "bf16"
 };
 
-std::vector<std::string> split_dtypes(const std::string& field) {
-  std::vector<std::string> out;
-  std::stringstream ss(field);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
-
 std::vector<KernelAndDtype> kernel_params() {
   std::vector<KernelAndDtype> params;
   for (const auto& e : tilemm::registry().entries())
-    for (const auto& d : split_dtypes(e.dtypes)) params.push_back({e.name, d});
+    for (const auto& d : e.dtype_list()) params.push_back({e.name, d});
   for (const char* d : {"fp32", "tf32", "fp16", "bf16"}) params.push_back({"auto", d});
   return params;
 }

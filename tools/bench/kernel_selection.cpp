@@ -1,7 +1,6 @@
 #include "kernel_selection.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <stdexcept>
 
@@ -24,20 +23,6 @@ std::string known_words(const Registry& registry) {
   std::string names;
   for (const auto& e : registry.entries()) names += (names.empty() ? "" : ", ") + e.name;
   return "kernels: " + names + "; families: " + family_list(registry) + "; or all, auto, cublas";
-}
-
-// The registry's dtypes field is words ("fp32", "fp16, bf16"); true when `dtype` is one.
-bool computes_dtype(const KernelEntry& entry, const std::string& dtype) {
-  std::string word;
-  for (const char c : entry.dtypes + " ") {
-    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
-      word += c;
-      continue;
-    }
-    if (word == dtype) return true;
-    word.clear();
-  }
-  return false;
 }
 
 }  // namespace
@@ -65,7 +50,7 @@ KernelSelection select_kernels(const std::vector<std::string>& words, const Regi
   for (const std::string& word : words) {
     if (word == "all") {
       for (const auto& e : registry.entries())
-        if (computes_dtype(e, dtype)) add(e.name, &e);
+        if (e.computes(dtype)) add(e.name, &e);
     } else if (word == "auto") {
       add("auto", nullptr);
     } else if (word == "cublas") {
@@ -96,7 +81,7 @@ KernelSelection select_tuning_kernels(const std::string& family, const std::stri
     family_known = true;
     if (!e.auto_eligible) continue;
     eligible_dtypes.insert(e.dtypes);
-    if (computes_dtype(e, dtype)) selection.kernels.push_back(KernelChoice{e.name, &e});
+    if (e.computes(dtype)) selection.kernels.push_back(KernelChoice{e.name, &e});
   }
   if (!family_known) {
     throw std::invalid_argument("--tune-family: no family '" + family + "' (families: " + family_list(registry) +
