@@ -32,6 +32,9 @@
 //     both with a multicast TMA, and consumers free a stage in both CTAs.
 //   - `.tmastore`: the epilogue writes C through swizzled shared memory and TMA stores,
 //     so the consumers go on to their next tile while the copy engine writes C.
+//   - `.streamk`: whole waves of tiles stay whole; the k-blocks of the tiles left over are
+//     cut into one even range per cluster, and the shares of split tiles are summed by
+//     whichever CTA arrives last (wgmma_stream_k_fixup).
 //   - `.repack`: operands the TMA cannot read in place (odd leading dimensions) are first
 //     copied into an aligned stream-ordered workspace; tf32 operands that are not
 //     K-major (tf32 wgmma reads no other layout) are transposed there.
@@ -57,6 +60,7 @@
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/split_k_reduce.hpp"
+#include "ptx/atomic.cuh"
 #include "ptx/cluster.cuh"
 #include "ptx/cp_async.cuh"
 #include "ptx/mbarrier.cuh"
@@ -75,6 +79,7 @@ struct TilemmWgmmaConfig {
   int cluster_n;         // CTAs per cluster along n; they share (multicast) the A tile
   bool tma_store;        // epilogue through swizzled shared memory and TMA stores
   bool split_k;          // k split into slices summed by a second kernel (few-tile problems)
+  bool stream_k;         // the last, partial wave's k-blocks shared evenly by all clusters
 
   static constexpr int kRowBytes = 128;  // k per stage: one 128-byte swizzle row
   static constexpr int kProducerRegisters = 40;
@@ -95,14 +100,17 @@ struct TilemmWgmmaConfig {
   // staging stays 1024-byte aligned), the staging, and 1 KB to align the ring to the
   // swizzle's 1024-byte period (dynamic shared memory is only guaranteed 16-byte
   // alignment).
-  consteval int barrier_bytes() const { return tma_store ? 1024 : 16 * stages; }
+  // Stream-K adds, after the barriers, one word per consumer warpgroup (its "I finish this
+  // tile" flag) and at kStreamKRangeOffset the CTA's WgmmaStreamKRange.
+  static constexpr int kStreamKRangeOffset = 16;
+  consteval int barrier_bytes() const { return tma_store ? 1024 : 16 * stages + (stream_k ? 48 : 0); }
   consteval std::int64_t smem_bytes() const {
     return std::int64_t(stages) * stage_bytes() + barrier_bytes() + staging_bytes() + 1024;
   }
   consteval bool valid() const {
     return (bm == 64 || bm == 128 || bm == 256) && bn == 128 && stages >= 2 && stages <= 8 &&
            (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 && 16 * stages <= 1024 &&
-           !(split_k && tma_store) &&
+           !(split_k && tma_store) && !(stream_k && (split_k || !persistent)) &&
            // every thread's register budget fits the register file of one SM
            kProducerRegisters * 128 + kConsumerRegisters * 128 * consumers() <= 65536;
   }
@@ -125,6 +133,13 @@ struct WgmmaParams {
   float* partial;        // split_k: slices x m x n fp32 partial products (column-major, ld m)
   bool c_pairs_aligned;  // two neighbouring elements along m form one aligned access
   bool a_broadcast, b_broadcast;  // batch stride 0: every batch reads batch 0
+  // stream_k: cluster tiles [0, dp_tiles) run whole, round-robin over the clusters; the
+  // k-blocks of the sk_tiles tiles after them are cut into sk_clusters even ranges.
+  std::int64_t dp_tiles, sk_tiles;
+  int sk_clusters;
+  int k_blocks;
+  float* sk_partial;       // two shares per range (see wgmma_stream_k_fixup)
+  unsigned* sk_arrivals;   // per stream-K tile, CTA rank and consumer: shares handed in (zeroed)
 };
 
 // Tiles are numbered batch-major; within a batch, in groups of kGroupRows tile rows
@@ -146,6 +161,148 @@ __device__ __forceinline__ WgmmaTile wgmma_tile_coordinates(std::int64_t t, std:
   const std::int64_t rows = min(tiles_m - first_m, kGroupRows);
   const std::int64_t in_group = r % per_group;
   return {b, first_m + in_group % rows, in_group / rows};
+}
+
+// Stream-K's per-CTA constants, computed once into shared memory: kept in registers
+// beside the 128 accumulators they made the consumers spill.
+struct WgmmaStreamKRange {
+  std::int64_t dp_rounds;   // data-parallel tiles per cluster
+  std::int64_t begin, end;  // the cluster's range of stream-K k-blocks
+  std::int64_t sk_items;    // the pieces of tiles in it
+};
+
+// One work item of a cluster: a tile (numbered as above, one per cluster) and the
+// k-blocks [kb_begin, kb_end) of it that the cluster computes.
+struct WgmmaWork {
+  std::int64_t tile;
+  int kb_begin, kb_end;
+  std::int64_t slice;  // split-K: the partial product this item writes
+  // Stream-K: the first and last range touching the tile (equal: the tile is whole). Found
+  // here, before the accumulators are live: 64-bit divisions are calls in SASS.
+  int first_range, last_range;
+};
+
+// Stream-K (Osama et al., "Stream-K: Work-centric Parallel Decomposition for Dense
+// Matrix Multiplication", 2023): the k-blocks of the stream-K tiles, laid end to end (tile
+// s at positions [s K, s K + K)), are cut into sk_clusters ranges of (nearly) equal
+// length; range i is [bound(i), bound(i + 1)).
+__device__ __forceinline__ std::int64_t stream_k_bound(const WgmmaParams& p, std::int64_t i) {
+  return i * (p.sk_tiles * p.k_blocks) / p.sk_clusters;
+}
+
+// The range that holds position u: the largest i with bound(i) <= u, that is
+// i * total < (u + 1) * sk_clusters. (The host keeps every range non-empty.)
+__device__ __forceinline__ std::int64_t stream_k_owner(const WgmmaParams& p, std::int64_t u) {
+  const std::int64_t total = p.sk_tiles * p.k_blocks;
+  return ((u + 1) * p.sk_clusters + total - 1) / total - 1;
+}
+
+// The i-th work item of cluster `cluster` of `clusters` (false when there is none):
+// plain: tiles cluster, cluster + clusters, ...; split-K: (tile, slice) pairs the same
+// way; stream-K: the data-parallel tiles the same way, then the pieces of its range, one
+// per tile it touches (the first may start inside a tile, the last end inside one).
+template <TilemmWgmmaConfig kCfg>
+__device__ __forceinline__ bool wgmma_work_item(const WgmmaParams& p, std::int64_t cluster, std::int64_t clusters,
+                                                const WgmmaStreamKRange* range, std::int64_t i, WgmmaWork& w) {
+  const int k_blocks = p.k_blocks;
+  const std::int64_t tiles = p.tiles_m * ((p.tiles_n + kCfg.cluster_n - 1) / kCfg.cluster_n) * p.batch;
+  if constexpr (kCfg.split_k) {
+    const std::int64_t t = cluster + i * clusters;
+    if (t >= tiles * p.slices) return false;
+    w.tile = t / p.slices;
+    w.slice = t % p.slices;
+    w.kb_begin = int(w.slice) * p.k_blocks_per_slice;
+    w.kb_end = min(k_blocks, w.kb_begin + p.k_blocks_per_slice);
+    return true;
+  }
+  w.slice = 0;
+  w.first_range = w.last_range = 0;
+  if constexpr (kCfg.stream_k) {
+    // The stream-K range first, so that its shares are written and summed while other
+    // clusters still compute, and the run ends on whole tiles, which all end together.
+    const std::int64_t begin = range->begin, end = range->end;
+    const std::int64_t pos = i == 0 ? begin : (begin / k_blocks + i) * k_blocks;
+    if (pos < end) {
+      const std::int64_t s = pos / k_blocks;
+      w.tile = p.dp_tiles + s;
+      w.kb_begin = int(pos - s * k_blocks);
+      w.kb_end = int(min(std::int64_t(k_blocks), end - s * k_blocks));
+      w.first_range = int(stream_k_owner(p, s * k_blocks));
+      w.last_range = int(stream_k_owner(p, s * k_blocks + k_blocks - 1));
+      return true;
+    }
+    const std::int64_t j = i - range->sk_items;
+    if (j >= range->dp_rounds) return false;
+    w.tile = cluster + j * clusters;
+    w.kb_begin = 0;
+    w.kb_end = k_blocks;
+    return true;
+  }
+  const std::int64_t dp_rounds = (tiles - cluster + clusters - 1) / clusters;
+  if (i >= dp_rounds) return false;
+  w.tile = cluster + i * clusters;
+  w.kb_begin = 0;
+  w.kb_end = k_blocks;
+  return true;
+}
+
+// Stream-K's fixup, by one consumer warpgroup after its piece of stream-K tile w: every
+// range that touches the tile hands in its share (fp32, in the accumulators' register
+// order, so 16-byte stores and loads coalesce), then adds one to the tile's arrival
+// counter; whichever arrives last sums all shares in range order (so the result does not
+// depend on which one it was) and stores the tile. Nobody waits for anybody, so the
+// fixup needs no assumption about which CTAs run at the same time. A range hands in at
+// most two shares: of the tile it starts inside (role 0) and of the tile whose first
+// k-block it holds (role 1); the workspace has a slot for each.
+// Returns true when acc holds the whole tile (store it), false when the share is handed in.
+template <TilemmWgmmaConfig kCfg>
+__device__ __forceinline__ bool wgmma_stream_k_fixup(const WgmmaParams& p, const WgmmaWork& w, std::int64_t cluster,
+                                                     unsigned rank, int c, int tid, bool elected, int* finisher,
+                                                     float (&acc)[kCfg.bm / 2]) {
+  constexpr int kConsumers = kCfg.consumers();
+  constexpr std::int64_t kSlotFloats = std::int64_t(kCfg.bm) * 64;
+  const std::int64_t s = w.tile - p.dp_tiles;
+  const int first = w.first_range, last = w.last_range;
+  if (first == last) return true;  // one range holds the whole tile
+  const auto share = [&](std::int64_t owner) {
+    const std::int64_t role = owner == first ? 1 : 0;
+    return reinterpret_cast<float4*>(p.sk_partial) +
+           (((owner * 2 + role) * kCfg.cluster_n + rank) * kConsumers + c) * (kSlotFloats / 4) + tid;
+  };
+  float4* const mine = share(cluster);
+#pragma unroll
+  for (int q = 0; q < kCfg.bm / 8; ++q)
+    __stcg(mine + q * 128, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+  ptx::named_barrier_sync(unsigned(1 + c), 128);
+  if (elected) {
+    unsigned* const arrivals = p.sk_arrivals + (s * kCfg.cluster_n + rank) * kConsumers + c;
+    *finisher = ptx::atomic_add_acq_rel_gpu(arrivals, 1u) == unsigned(last - first) ? 1 : 0;
+  }
+  ptx::named_barrier_sync(unsigned(1 + c), 128);
+  if (*finisher == 0) return false;
+  // Always the same order (range by range), whichever warpgroup finishes; another range's
+  // own share is read back rather than kept in a second set of 128 registers. Loads go in groups of 8 (32 registers in flight; the empty
+  // asm keeps the compiler from hoisting all of them above the additions).
+  const auto gather = [&](std::int64_t owner, auto combine) {
+    const float4* const from = share(owner);
+#pragma unroll
+    for (int q0 = 0; q0 < kCfg.bm / 8; q0 += 8) {
+#pragma unroll
+      for (int q = q0; q < q0 + 8; ++q) {
+        const float4 v = __ldcg(from + q * 128);
+        combine(acc[4 * q], v.x);
+        combine(acc[4 * q + 1], v.y);
+        combine(acc[4 * q + 2], v.z);
+        combine(acc[4 * q + 3], v.w);
+      }
+      asm volatile("" ::: "memory");
+    }
+  };
+  // The first range's share is the first term; when this warpgroup holds it, its
+  // accumulators already are that term.
+  if (cluster != first) gather(first, [](float& a, float v) { a = v; });
+  for (int owner = first + 1; owner <= last; ++owner) gather(owner, [](float& a, float v) { a += v; });
+  return true;
 }
 
 template <TilemmWgmmaConfig kCfg, bool kTransA, bool kTransB, class CT>
@@ -289,7 +446,20 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   // In a cluster of CN CTAs along n, CTA `rank` computes tile column CN * q + rank; the
   // CN CTAs share the A tile, and each loads 1/CN of it for all of them (multicast).
   const unsigned rank = CN > 1 ? ptx::cluster_ctarank() : 0u;
+  // Work items (wgmma_work_item): tiles, (tile, k-slice) pairs with split-K (the slices of
+  // a tile adjacent so that the CTAs working on one tile at once share its panels in
+  // L2), or whole tiles and then a range of k-blocks with stream-K.
+  const std::int64_t cluster = blockIdx.x / CN, clusters = gridDim.x / CN;
+  auto* const sk_range = reinterpret_cast<WgmmaStreamKRange*>(reinterpret_cast<char*>(wgmma_smem) + (barriers - raw) +
+                                                              16 * S + TilemmWgmmaConfig::kStreamKRangeOffset);
   if (threadIdx.x == 0) {
+    if constexpr (kCfg.stream_k) {
+      const bool in_stream_k = cluster < p.sk_clusters;  // clusters past them have no range
+      const std::int64_t begin = in_stream_k ? stream_k_bound(p, cluster) : 0;
+      const std::int64_t end = in_stream_k ? stream_k_bound(p, cluster + 1) : 0;
+      const std::int64_t items = end > begin ? (end - 1) / p.k_blocks - begin / p.k_blocks + 1 : 0;
+      *sk_range = {p.dp_tiles / clusters, begin, end, items};
+    }
     ptx::prefetch_tensormap(&map_a);
     ptx::prefetch_tensormap(&map_b);
     for (int s = 0; s < S; ++s) {
@@ -303,17 +473,6 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   if constexpr (CN > 1) ptx::cluster_sync();  // the peers' barriers exist before any multicast
 
   const std::int64_t cluster_cols = (p.tiles_n + CN - 1) / CN;
-  const std::int64_t total_tiles = p.tiles_m * cluster_cols * p.batch;
-  const std::int64_t first_tile = blockIdx.x / CN, tile_step = gridDim.x / CN;
-  // Work items: tiles, or (tile, k-slice) pairs with split-K, the slices of a tile
-  // adjacent so that the CTAs working on one tile at once share its panels in L2.
-  const std::int64_t slices = kCfg.split_k ? p.slices : 1;
-  const std::int64_t total_work = total_tiles * slices;
-  const int k_blocks = int((p.k + BK - 1) / BK);
-  const auto k_begin = [&](std::int64_t t) { return kCfg.split_k ? int(t % slices) * p.k_blocks_per_slice : 0; };
-  const auto k_end = [&](std::int64_t t) {
-    return kCfg.split_k ? min(k_blocks, k_begin(t) + p.k_blocks_per_slice) : k_blocks;
-  };
 
   // A's boxes go to every CTA of the cluster; a consumer frees a stage in all of them.
   const auto load_a = [&](unsigned dst, int x, int y, int z, unsigned bar) {
@@ -337,12 +496,12 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     ptx::setmaxnreg_dec_sync_aligned_u32<TilemmWgmmaConfig::kProducerRegisters>();
     int stage = 0;
     unsigned phase = 0;
-    for (std::int64_t t = first_tile; threadIdx.x == 0 && t < total_work; t += tile_step) {
-      const WgmmaTile tile = wgmma_tile_coordinates(t / slices, p.tiles_m, cluster_cols);
+    WgmmaWork w;
+    for (std::int64_t i = 0; threadIdx.x == 0 && wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
+      const WgmmaTile tile = wgmma_tile_coordinates(w.tile, p.tiles_m, cluster_cols);
       const int m0 = int(tile.tm * BM), n0 = int((tile.tn * CN + rank) * BN);
       const int za = p.a_broadcast ? 0 : int(tile.batch), zb = p.b_broadcast ? 0 : int(tile.batch);
-      const int kb_begin = k_begin(t), kb_end = k_end(t);
-      for (int kb = kb_begin; kb < kb_end; ++kb) {
+      for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         const int k0 = kb * BK;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(stage), phase ^ 1u);
         ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(stage), unsigned(kCfg.stage_bytes()));
@@ -378,14 +537,18 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     char* const my_staging_ptr = reinterpret_cast<char*>(wgmma_smem) + (my_staging - raw);
     int stage = 0;
     unsigned phase = 0;
-    for (std::int64_t t = first_tile; t < total_work; t += tile_step) {
-      const WgmmaTile tile = wgmma_tile_coordinates(t / slices, p.tiles_m, cluster_cols);
+    WgmmaWork w;
+    for (std::int64_t i = 0; wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
+      // The epilogue's coordinates, 32-bit (can_implement keeps them below 2^31) so that
+      // fewer registers stay live beside the 128 accumulators.
+      const WgmmaTile tile = wgmma_tile_coordinates(w.tile, p.tiles_m, cluster_cols);
+      const int tile_m0 = int(tile.tm) * BM, tile_n0 = (int(tile.tn) * CN + int(rank)) * BN;
+      const int batch = int(tile.batch);
       float acc[BM / 2];
 #pragma unroll
-      for (int i = 0; i < BM / 2; ++i) acc[i] = 0.0f;
+      for (int j = 0; j < BM / 2; ++j) acc[j] = 0.0f;
       int previous = -1;
-      const int kb_begin = k_begin(t), kb_end = k_end(t);
-      for (int kb = kb_begin; kb < kb_end; ++kb) {
+      for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         ptx::mbarrier_wait_parity_shared_b64(full_bar(stage), phase);
         const unsigned a_base = a_tile(stage) + unsigned(c) * kMnBlockBytes;  // 64 rows or one MN block
         const unsigned b_base = b_tile(stage);
@@ -417,9 +580,9 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       ptx::wgmma_wait_group_sync_aligned<0>();
       if (previous >= 0 && lane == 0) release_stage(previous);
 
-      const std::int64_t m0 = tile.tm * BM;
+      const std::int64_t m0 = tile_m0;
       // A cluster's last tile column may lie past n: its stores are all skipped.
-      const std::int64_t n0 = (tile.tn * CN + rank) * BN + 64 * c;
+      const std::int64_t n0 = tile_n0 + 64 * c;
       const std::int64_t n_row0 = n0 + 16 * warp_in_group;
       if constexpr (kCfg.split_k) {
         // This slice's share, unscaled, into its fp32 partial; the reduction applies
@@ -429,29 +592,37 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         slice_out.beta = 0.0f;
         slice_out.ldc = p.m;
         slice_out.c_pairs_aligned = p.m % 2 == 0;
-        float* const P = p.partial + (t % slices) * p.m * p.n;
+        float* const P = p.partial + w.slice * p.m * p.n;
         wgmma_store_accumulators<kCfg, kTransA, kTransB>(slice_out, P, m0, n_row0, lane, acc);
         continue;
+      }
+      if constexpr (kCfg.stream_k) {
+        // The word where the warpgroup's elected thread tells the others that they finish the tile.
+        int* const finisher = reinterpret_cast<int*>(wgmma_smem) + (barriers - raw + 16 * S) / 4 + c;
+        if (w.tile >= p.dp_tiles &&
+            !wgmma_stream_k_fixup<kCfg>(p, w, cluster, rank, c, threadIdx.x % 128, elected, finisher, acc)) {
+          continue;
+        }
       }
       if constexpr (kCfg.tma_store) {
         if (p.tma_store) {
           if (p.c_is_fp32) {
-            const float* const C = static_cast<const float*>(p.C) + tile.batch * p.stride_c;
+            const float* const C = static_cast<const float*>(p.C) + batch * p.stride_c;
             wgmma_store_through_staging<kCfg>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c), elected, C, m0,
-                                              n0, tile.batch, warp_in_group, lane, acc);
+                                              n0, batch, warp_in_group, lane, acc);
           } else {
-            const T* const C = static_cast<const T*>(p.C) + tile.batch * p.stride_c;
+            const T* const C = static_cast<const T*>(p.C) + batch * p.stride_c;
             wgmma_store_through_staging<kCfg>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c), elected, C, m0,
-                                              n0, tile.batch, warp_in_group, lane, acc);
+                                              n0, batch, warp_in_group, lane, acc);
           }
           continue;
         }
       }
       if (p.c_is_fp32) {
-        float* const C = static_cast<float*>(p.C) + tile.batch * p.stride_c;
+        float* const C = static_cast<float*>(p.C) + batch * p.stride_c;
         wgmma_store_accumulators<kCfg, kTransA, kTransB>(p, C, m0, n_row0, lane, acc);
       } else {
-        T* const C = static_cast<T*>(p.C) + tile.batch * p.stride_c;
+        T* const C = static_cast<T*>(p.C) + batch * p.stride_c;
         wgmma_store_accumulators<kCfg, kTransA, kTransB>(p, C, m0, n_row0, lane, acc);
       }
     }
@@ -581,6 +752,73 @@ inline int wgmma_split_k_slices(std::int64_t tiles, std::int64_t k_blocks, std::
   return split_k_slices(tiles, sms, k_blocks, 4, 16);
 }
 
+// ---- stream-K for the last wave ----
+//
+// 512 tiles of 256 x 128 on 132 SMs (4096^3) are 3.88 waves: the fourth wave leaves 16
+// SMs idle, 3% of the run. Stream-K keeps the whole waves as they are and cuts the
+// k-blocks of the remaining tiles into one even range per cluster, so every SM finishes
+// at about the same time; the tiles those ranges split are summed by the fixup in the
+// kernel. A range is at least a quarter of a tile's k-blocks (and 4), so a tile collects
+// at most about five shares; when that leaves no more ranges than tiles, stream-K would
+// gain nothing and every tile runs whole.
+// The number of stream-K ranges for `tiles` tiles of `k_blocks` k-blocks on `clusters`
+// clusters, 0 when every tile runs whole.
+inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks) {
+  if (tiles <= 0 || clusters <= 0) return 0;
+  const std::int64_t rest = tiles % clusters;
+  const std::int64_t min_range = std::max<std::int64_t>(4, (k_blocks + 3) / 4);
+  const std::int64_t ranges = std::min(clusters, rest * k_blocks / min_range);
+  return ranges > rest ? ranges : 0;
+}
+
+// The share of the clusters' time that tiles keep busy: wave_efficiency without stream-K;
+// with it, the whole waves, then the rest spread evenly, plus a fixed cost per call.
+// Measured on the H200 (bf16, 3072^3 to 8192^3): stream-K took 14-24 us longer than the
+// ideal even split, about the same at every size (so the workspace allocation and the
+// final fixup, not the share traffic); it is charged as 18 us of one tile's time, a
+// tile taking tile_seconds.
+inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks,
+                                  double tile_seconds) {
+  if (stream_k_ranges(tiles, clusters, k_blocks) == 0) return wave_efficiency(tiles, clusters);
+  constexpr double kFixedSeconds = 18e-6;
+  const double waves = double(tiles) / double(clusters);
+  return waves / (waves + kFixedSeconds / tile_seconds);
+}
+
+template <TilemmWgmmaConfig kCfg>
+cudaError_t plan_stream_k(WgmmaParams& p, std::int64_t tiles, std::int64_t clusters, cudaStream_t stream,
+                          std::int64_t* grid_clusters) {
+  p.dp_tiles = tiles;
+  p.sk_tiles = 0;
+  p.sk_clusters = 0;
+  p.sk_partial = nullptr;
+  p.sk_arrivals = nullptr;
+  *grid_clusters = std::min(tiles, clusters);
+  const std::int64_t sk_clusters = stream_k_ranges(tiles, clusters, p.k_blocks);
+  if (sk_clusters == 0) return cudaSuccess;
+  const std::int64_t rest = tiles % clusters;
+  p.dp_tiles = tiles - rest;
+  p.sk_tiles = rest;
+  p.sk_clusters = int(sk_clusters);
+  *grid_clusters = p.dp_tiles > 0 ? clusters : sk_clusters;
+  // Two share slots per range (per CTA of its cluster and consumer warpgroup), then the
+  // arrival counters, which start at zero.
+  constexpr std::int64_t kPerRange = std::int64_t(kCfg.cluster_n) * kCfg.consumers() * kCfg.bm * 64;
+  const std::size_t share_bytes = std::size_t(2 * sk_clusters * kPerRange) * sizeof(float);
+  const std::size_t counter_bytes = std::size_t(rest * kCfg.cluster_n * kCfg.consumers()) * sizeof(unsigned);
+  char* workspace = nullptr;
+  cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), share_bytes + counter_bytes, stream);
+  if (err != cudaSuccess) return err;
+  p.sk_partial = reinterpret_cast<float*>(workspace);
+  p.sk_arrivals = reinterpret_cast<unsigned*>(workspace + share_bytes);
+  err = cudaMemsetAsync(p.sk_arrivals, 0, counter_bytes, stream);
+  if (err != cudaSuccess) {
+    cudaFreeAsync(workspace, stream);
+    p.sk_partial = nullptr;
+  }
+  return err;
+}
+
 template <TilemmWgmmaConfig kCfg>
 cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   CUtensorMap map_a, map_b, map_c;
@@ -609,6 +847,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   params.batch = prob.batch;
   params.tiles_m = (prob.m + kCfg.bm - 1) / kCfg.bm;
   params.tiles_n = (prob.n + kCfg.bn - 1) / kCfg.bn;
+  params.k_blocks = int((prob.k + kCfg.bk() - 1) / kCfg.bk());
   params.c_is_fp32 = prob.c_type == DType::F32;
   params.tma_store = tma_store;
   params.c_pairs_aligned = aligned_to(prob.C, 2 * c_bytes) && prob.ldc % 2 == 0 &&
@@ -619,7 +858,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   const std::int64_t cluster_tiles = params.tiles_m * ((params.tiles_n + CN - 1) / CN) * prob.batch;
   std::int64_t work = cluster_tiles;
   if constexpr (kCfg.split_k) {
-    const std::int64_t k_blocks = (prob.k + kCfg.bk() - 1) / kCfg.bk();
+    const std::int64_t k_blocks = params.k_blocks;
     const int wanted = wgmma_split_k_slices(cluster_tiles * CN, k_blocks, device_sm_count());
     params.k_blocks_per_slice = int(std::max<std::int64_t>(1, (k_blocks + wanted - 1) / wanted));
     params.slices = int(std::max<std::int64_t>(1, (k_blocks + params.k_blocks_per_slice - 1) / params.k_blocks_per_slice));
@@ -659,8 +898,12 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
       }
     });
     if (prepare_error != cudaSuccess) return prepare_error;
-    const std::int64_t clusters =
+    std::int64_t clusters =
         std::min<std::int64_t>(work, kCfg.persistent ? std::max(resident_clusters, 1) : 2147483647LL / CN);
+    if constexpr (kCfg.stream_k) {
+      const cudaError_t planned = plan_stream_k<kCfg>(params, work, std::max(resident_clusters, 1), stream, &clusters);
+      if (planned != cudaSuccess) return planned;
+    }
     config.gridDim = dim3(static_cast<unsigned>(clusters * CN));
     return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, params);
   };
@@ -675,6 +918,12 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     if (launched == cudaSuccess) launched = launch_split_k_reduce(prob, params.partial, params.slices, stream);
     const cudaError_t freed = cudaFreeAsync(params.partial, stream);
     return launched != cudaSuccess ? launched : freed;
+  }
+  if constexpr (kCfg.stream_k) {
+    if (params.sk_partial != nullptr) {
+      const cudaError_t freed = cudaFreeAsync(params.sk_partial, stream);
+      return launched != cudaSuccess ? launched : freed;
+    }
   }
   return launched;
 }
@@ -835,7 +1084,7 @@ std::string wgmma_name() {
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk()) + ".s" +
          std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") +
          (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") + (kCfg.tma_store ? ".tmastore" : "") +
-         (kCfg.split_k ? ".splitk" : "") + (kRepack ? ".repack" : "");
+         (kCfg.split_k ? ".splitk" : "") + (kCfg.stream_k ? ".streamk" : "") + (kRepack ? ".repack" : "");
 }
 
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
@@ -845,7 +1094,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   KernelEntry e;
   e.name = wgmma_name<kCfg, kRepack>();
   e.family = "wgmma";
-  e.ladder_step = kRepack          ? 26
+  e.ladder_step = kCfg.stream_k     ? 27
+                  : kRepack          ? 26
                   : kCfg.split_k     ? 25
                   : kCfg.tma_store   ? 24
                   : kCfg.cluster_n > 1 ? 23
@@ -858,6 +1108,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                                   : std::string()) +
               (kCfg.tma_store ? ", epilogue through swizzled shared memory and TMA stores" : "") +
               (kCfg.split_k ? ", k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
+              (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters" : "") +
               (kRepack ? "; operands the TMA cannot read are first repacked into an aligned workspace" : "");
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = 90;
@@ -891,6 +1142,18 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, (p.k + kCfg.bk() - 1) / kCfg.bk(), dev.sm_count);
       return base + 100.0 * relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9;
     }
+    if constexpr (kCfg.stream_k) {
+      constexpr int CN = kCfg.cluster_n;
+      const std::int64_t cluster_tiles = tiles_m * ((p.n + CN * kCfg.bn - 1) / (CN * kCfg.bn)) * p.batch;
+      // One SM's measured rate on the H200: ~5.9 TFLOP/s for 16-bit inputs (780 / 132),
+      // ~3.0 for tf32 (400 / 132).
+      constexpr double kSmFlopsPerSecond = kCfg.input == TilemmMmaInput::TF32 ? 3.0e12 : 5.9e12;
+      const double tile_seconds = 2.0 * kCfg.bm * kCfg.bn * double(p.k) / kSmFlopsPerSecond;
+      return base + 100.0 * relative_speed *
+                        stream_k_efficiency(cluster_tiles, dev.sm_count / CN, (p.k + kCfg.bk() - 1) / kCfg.bk(),
+                                            tile_seconds) *
+                        fill;
+    }
     return base + 100.0 * relative_speed * wave_efficiency(tiles, dev.sm_count) * fill;
   };
   e.can_implement = wgmma_can_implement<kCfg, kRepack>;
@@ -904,19 +1167,19 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   return e;
 }
 
-// {input, bm, bn, stages, persistent, cluster_n, tma_store} with their speeds relative
+// {input, bm, bn, stages, persistent, cluster_n, tma_store, split_k, stream_k} with their speeds relative
 // to the fastest, measured on an H200 (bf16 NN, TFLOP/s at 4096^3 in one run: one block
 // per tile 689, persistent 697, 128 x 128 626, cluster 705, staged epilogue 772; 8192^3
 // in another: 751, 753, 643, 760, 808). They set the order auto tries them in.
 template <TilemmMmaInput kIn>
 struct WgmmaConfigTable {
   static constexpr TilemmWgmmaConfig configs[] = {
-      {kIn, 256, 128, 4, false, 1, false, false},
-      {kIn, 256, 128, 4, true, 1, false, false},
-      {kIn, 128, 128, 6, true, 1, false, false},
-      {kIn, 256, 128, 4, true, 2, false, false},
-      {kIn, 256, 128, 4, true, 2, true, false},
-      {kIn, 64, 128, 8, true, 1, false, true},
+      {kIn, 256, 128, 4, false, 1, false, false, false},
+      {kIn, 256, 128, 4, true, 1, false, false, false},
+      {kIn, 128, 128, 6, true, 1, false, false, false},
+      {kIn, 256, 128, 4, true, 2, false, false, false},
+      {kIn, 256, 128, 4, true, 2, true, false, false},
+      {kIn, 64, 128, 8, true, 1, false, true, false},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
   // ran 1000^3 at 95 TFLOP/s against 134 for the 128 x 128 entry (and 1024^3 134 against
@@ -925,10 +1188,14 @@ struct WgmmaConfigTable {
   static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
+  // The last step: configs[4] with stream-K for the last wave.
+  static constexpr TilemmWgmmaConfig stream_k = {kIn, 256, 128, 4, true, 2, true, false, true};
+  static constexpr double stream_k_relative_speed = 1.0;
 };
 
 // Registers every configuration for bf16, fp16 and tf32 in ladder order: the one-block-
-// per-tile grid, the persistent ones, the cluster, then the repacking entries.
+// per-tile grid, the persistent ones, the cluster, split-K, the repacking entries, then
+// stream-K.
 template <std::size_t I, TilemmMmaInput... kIns>
 void add_wgmma_config(Registry& r) {
   (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::configs[I], false>(WgmmaConfigTable<kIns>::relative_speed[I])),
@@ -942,12 +1209,19 @@ void add_wgmma_repacking(Registry& r) {
    ...);
 }
 
+template <TilemmMmaInput... kIns>
+void add_wgmma_stream_k(Registry& r) {
+  (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::stream_k, false>(WgmmaConfigTable<kIns>::stream_k_relative_speed)),
+   ...);
+}
+
 void add_wgmma_configs(Registry& r) {
   constexpr auto kBf16 = TilemmMmaInput::BF16, kF16 = TilemmMmaInput::F16, kTf32 = TilemmMmaInput::TF32;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (add_wgmma_config<I, kBf16, kF16, kTf32>(r), ...);
   }(std::make_index_sequence<WgmmaConfigTable<kBf16>::kCount>{});
   add_wgmma_repacking<kBf16, kF16, kTf32>(r);
+  add_wgmma_stream_k<kBf16, kF16, kTf32>(r);
 }
 
 }  // namespace tilemm::kernels

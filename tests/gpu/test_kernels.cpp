@@ -60,8 +60,9 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
   std::vector<GemmCase> cases;
   const std::vector<Layout> all_layouts = {{0, 0, 1}, {7, 0, 1}, {3, 1, 1}, {0, 0, 16}};
   if (tilemm::test::small_subset()) {
-    add_product(cases, {{1, 1, 1}, {7, 7, 7}, {33, 17, 65}, {65, 65, 65}, {31, 129, 1}, {64, 32, 64}}, 2,
-                {{0, 0, 1}, {3, 1, 1}, {0, 0, 16}}, types);
+    // {33, 17, 1031}: a long k, so the split-K and stream-K kernels split a tile even here.
+    add_product(cases, {{1, 1, 1}, {7, 7, 7}, {33, 17, 65}, {65, 65, 65}, {31, 129, 1}, {64, 32, 64}, {33, 17, 1031}},
+                2, {{0, 0, 1}, {3, 1, 1}, {0, 0, 16}}, types);
   } else if (full) {
     // Cubes: the design's sizes, tile +- 1 for tiles 16/32/64/128/256, and primes.
     std::vector<Shape> cubes;
