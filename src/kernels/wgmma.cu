@@ -134,7 +134,8 @@ struct WgmmaParams {
   bool c_pairs_aligned;  // two neighbouring elements along m form one aligned access
   bool a_broadcast, b_broadcast;  // batch stride 0: every batch reads batch 0
   // stream_k: cluster tiles [0, dp_tiles) run whole, round-robin over the clusters; the
-  // k-blocks of the sk_tiles tiles after them are cut into sk_clusters even ranges.
+  // k-blocks of the sk_tiles tiles after them are cut into sk_clusters even ranges (each
+  // cluster runs its range before its whole tiles).
   std::int64_t dp_tiles, sk_tiles;
   int sk_clusters;
   int k_blocks;
@@ -177,8 +178,8 @@ struct WgmmaWork {
   std::int64_t tile;
   int kb_begin, kb_end;
   std::int64_t slice;  // split-K: the partial product this item writes
-  // Stream-K: the first and last range touching the tile (equal: the tile is whole). Found
-  // here, before the accumulators are live: 64-bit divisions are calls in SASS.
+  // Stream-K: the first and last range touching the tile (equal: the tile is whole), found
+  // here so that no 64-bit division runs beside the live accumulators.
   int first_range, last_range;
 };
 
@@ -199,8 +200,8 @@ __device__ __forceinline__ std::int64_t stream_k_owner(const WgmmaParams& p, std
 
 // The i-th work item of cluster `cluster` of `clusters` (false when there is none):
 // plain: tiles cluster, cluster + clusters, ...; split-K: (tile, slice) pairs the same
-// way; stream-K: the data-parallel tiles the same way, then the pieces of its range, one
-// per tile it touches (the first may start inside a tile, the last end inside one).
+// way; stream-K: first the pieces of its range, one per tile it touches (the first may
+// start inside a tile, the last end inside one), then its whole tiles the plain way.
 template <TilemmWgmmaConfig kCfg>
 __device__ __forceinline__ bool wgmma_work_item(const WgmmaParams& p, std::int64_t cluster, std::int64_t clusters,
                                                 const WgmmaStreamKRange* range, std::int64_t i, WgmmaWork& w) {
@@ -280,9 +281,10 @@ __device__ __forceinline__ bool wgmma_stream_k_fixup(const WgmmaParams& p, const
   }
   ptx::named_barrier_sync(unsigned(1 + c), 128);
   if (*finisher == 0) return false;
-  // Always the same order (range by range), whichever warpgroup finishes; another range's
-  // own share is read back rather than kept in a second set of 128 registers. Loads go in groups of 8 (32 registers in flight; the empty
-  // asm keeps the compiler from hoisting all of them above the additions).
+  // Always the same order (range by range), whichever warpgroup finishes; a share that is
+  // not the first term is read back even when it is this warpgroup's own, rather than kept
+  // in a second set of 128 registers. Loads go in groups of 8 (32 registers in flight; the
+  // empty asm keeps the compiler from hoisting all of them above the additions).
   const auto gather = [&](std::int64_t owner, auto combine) {
     const float4* const from = share(owner);
 #pragma unroll
@@ -448,7 +450,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   const unsigned rank = CN > 1 ? ptx::cluster_ctarank() : 0u;
   // Work items (wgmma_work_item): tiles, (tile, k-slice) pairs with split-K (the slices of
   // a tile adjacent so that the CTAs working on one tile at once share its panels in
-  // L2), or whole tiles and then a range of k-blocks with stream-K.
+  // L2), or a range of k-blocks and then whole tiles with stream-K.
   const std::int64_t cluster = blockIdx.x / CN, clusters = gridDim.x / CN;
   auto* const sk_range = reinterpret_cast<WgmmaStreamKRange*>(reinterpret_cast<char*>(wgmma_smem) + (barriers - raw) +
                                                               16 * S + TilemmWgmmaConfig::kStreamKRangeOffset);
@@ -761,6 +763,7 @@ inline int wgmma_split_k_slices(std::int64_t tiles, std::int64_t k_blocks, std::
 // kernel. A range is at least a quarter of a tile's k-blocks (and 4), so a tile collects
 // at most about five shares; when that leaves no more ranges than tiles, stream-K would
 // gain nothing and every tile runs whole.
+
 // The number of stream-K ranges for `tiles` tiles of `k_blocks` k-blocks on `clusters`
 // clusters, 0 when every tile runs whole.
 inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks) {
