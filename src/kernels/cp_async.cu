@@ -36,6 +36,7 @@
 
 #include "kernels/fp32_tile_common.cuh"
 #include "kernels/split_k_reduce.hpp"
+#include "kernels/workspace.hpp"
 #include "ptx/cp_async.cuh"
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
@@ -305,6 +306,7 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
   const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + kCfg.bn - 1) / kCfg.bn, 65535);
   SplitKSlices split{prob.k, nullptr};
   int slices = 1;
+  StreamWorkspace workspace(stream);
   if constexpr (kCfg.split_k) {
     const std::int64_t tiles = ((prob.m + kCfg.bm - 1) / kCfg.bm) * ((prob.n + kCfg.bn - 1) / kCfg.bn);
     slices = cp_async_split_k_slices(tiles, std::int64_t(device_sm_count()) * cp_async_blocks_per_sm<kCfg>(),
@@ -312,10 +314,9 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
     const std::int64_t tiles_per_slice = ((prob.k + slices - 1) / slices + kCfg.bk - 1) / kCfg.bk;
     split.k_per_slice = tiles_per_slice * kCfg.bk;
     slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
-    // Stream-ordered workspace: no synchronization, and the pool reuses the memory.
-    const cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&split.partial),
-                                            std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * 4, stream);
+    const cudaError_t err = workspace.allocate(std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * 4);
     if (err != cudaSuccess) return err;
+    split.partial = workspace.at<float>();
   }
   const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y),
                   kCfg.split_k ? static_cast<unsigned>(slices) : grid_z_for(prob.batch));
@@ -333,11 +334,8 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
     return cudaGetLastError();
   });
   if constexpr (kCfg.split_k) {
-    const cudaError_t reduced =
-        launched == cudaSuccess ? launch_split_k_reduce(prob, split.partial, slices, stream) : cudaSuccess;
-    const cudaError_t freed = cudaFreeAsync(split.partial, stream);
-    if (launched != cudaSuccess) return launched;
-    return reduced != cudaSuccess ? reduced : freed;
+    return workspace.finish(launched == cudaSuccess ? launch_split_k_reduce(prob, split.partial, slices, stream)
+                                                    : launched);
   }
   return launched;
 }

@@ -60,6 +60,7 @@
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/split_k_reduce.hpp"
+#include "kernels/workspace.hpp"
 #include "ptx/atomic.cuh"
 #include "ptx/cluster.cuh"
 #include "ptx/cp_async.cuh"
@@ -452,8 +453,10 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   // a tile adjacent so that the CTAs working on one tile at once share its panels in
   // L2), or a range of k-blocks and then whole tiles with stream-K.
   const std::int64_t cluster = blockIdx.x / CN, clusters = gridDim.x / CN;
-  auto* const sk_range = reinterpret_cast<WgmmaStreamKRange*>(reinterpret_cast<char*>(wgmma_smem) + (barriers - raw) +
-                                                              16 * S + TilemmWgmmaConfig::kStreamKRangeOffset);
+  // Stream-K's words after the barriers: each consumer warpgroup's finisher flag, then the range.
+  char* const stream_k_words = reinterpret_cast<char*>(wgmma_smem) + (barriers - raw) + 16 * S;
+  auto* const sk_range =
+      reinterpret_cast<WgmmaStreamKRange*>(stream_k_words + TilemmWgmmaConfig::kStreamKRangeOffset);
   if (threadIdx.x == 0) {
     if constexpr (kCfg.stream_k) {
       const bool in_stream_k = cluster < p.sk_clusters;  // clusters past them have no range
@@ -599,8 +602,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         continue;
       }
       if constexpr (kCfg.stream_k) {
-        // The word where the warpgroup's elected thread tells the others that they finish the tile.
-        int* const finisher = reinterpret_cast<int*>(wgmma_smem) + (barriers - raw + 16 * S) / 4 + c;
+        int* const finisher = reinterpret_cast<int*>(stream_k_words) + c;
         if (w.tile >= p.dp_tiles &&
             !wgmma_stream_k_fixup<kCfg>(p, w, cluster, rank, c, threadIdx.x % 128, elected, finisher, acc)) {
           continue;
@@ -754,6 +756,19 @@ inline int wgmma_split_k_slices(std::int64_t tiles, std::int64_t k_blocks, std::
   return split_k_slices(tiles, sms, k_blocks, 4, 16);
 }
 
+// The tiles of a configuration counted in clusters (cluster_n tiles side by side along
+// n), and the 128-byte k-blocks of k: what the host-side schedules count in.
+template <TilemmWgmmaConfig kCfg>
+std::int64_t wgmma_cluster_tiles(std::int64_t m, std::int64_t n, std::int64_t batch) {
+  constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
+  return (m + kCfg.bm - 1) / kCfg.bm * ((n + kClusterCols - 1) / kClusterCols) * batch;
+}
+
+template <TilemmWgmmaConfig kCfg>
+std::int64_t wgmma_k_blocks(std::int64_t k) {
+  return (k + kCfg.bk() - 1) / kCfg.bk();
+}
+
 // ---- stream-K for the last wave ----
 //
 // 512 tiles of 256 x 128 on 132 SMs (4096^3) are 3.88 waves: the fourth wave leaves 16
@@ -794,8 +809,8 @@ inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std
 }
 
 template <TilemmWgmmaConfig kCfg>
-cudaError_t plan_stream_k(WgmmaParams& p, std::int64_t tiles, std::int64_t clusters, cudaStream_t stream,
-                          std::int64_t* grid_clusters) {
+cudaError_t plan_stream_k(WgmmaParams& p, std::int64_t tiles, std::int64_t clusters, StreamWorkspace& workspace,
+                          cudaStream_t stream, std::int64_t* grid_clusters) {
   p.dp_tiles = tiles;
   p.sk_tiles = 0;
   p.sk_clusters = 0;
@@ -814,17 +829,11 @@ cudaError_t plan_stream_k(WgmmaParams& p, std::int64_t tiles, std::int64_t clust
   constexpr std::int64_t kPerRange = std::int64_t(kCfg.cluster_n) * kCfg.consumers() * kCfg.bm * 64;
   const std::size_t share_bytes = std::size_t(2 * sk_clusters * kPerRange) * sizeof(float);
   const std::size_t counter_bytes = std::size_t(rest * kCfg.cluster_n * kCfg.consumers()) * sizeof(unsigned);
-  char* workspace = nullptr;
-  cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), share_bytes + counter_bytes, stream);
+  const cudaError_t err = workspace.allocate(share_bytes + counter_bytes);
   if (err != cudaSuccess) return err;
-  p.sk_partial = reinterpret_cast<float*>(workspace);
-  p.sk_arrivals = reinterpret_cast<unsigned*>(workspace + share_bytes);
-  err = cudaMemsetAsync(p.sk_arrivals, 0, counter_bytes, stream);
-  if (err != cudaSuccess) {
-    cudaFreeAsync(workspace, stream);
-    p.sk_partial = nullptr;
-  }
-  return err;
+  p.sk_partial = workspace.at<float>();
+  p.sk_arrivals = workspace.at<unsigned>(share_bytes);
+  return cudaMemsetAsync(p.sk_arrivals, 0, counter_bytes, stream);
 }
 
 template <TilemmWgmmaConfig kCfg>
@@ -855,7 +864,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   params.batch = prob.batch;
   params.tiles_m = (prob.m + kCfg.bm - 1) / kCfg.bm;
   params.tiles_n = (prob.n + kCfg.bn - 1) / kCfg.bn;
-  params.k_blocks = int((prob.k + kCfg.bk() - 1) / kCfg.bk());
+  params.k_blocks = int(wgmma_k_blocks<kCfg>(prob.k));
   params.c_is_fp32 = prob.c_type == DType::F32;
   params.tma_store = tma_store;
   params.c_pairs_aligned = aligned_to(prob.C, 2 * c_bytes) && prob.ldc % 2 == 0 &&
@@ -863,18 +872,18 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   params.a_broadcast = prob.batch <= 1 || prob.stride_a == 0;
   params.b_broadcast = prob.batch <= 1 || prob.stride_b == 0;
   constexpr int CN = kCfg.cluster_n;
-  const std::int64_t cluster_tiles = params.tiles_m * ((params.tiles_n + CN - 1) / CN) * prob.batch;
+  const std::int64_t cluster_tiles = wgmma_cluster_tiles<kCfg>(prob.m, prob.n, prob.batch);
   std::int64_t work = cluster_tiles;
+  StreamWorkspace workspace(stream);  // split-K's partial products or stream-K's shares
   if constexpr (kCfg.split_k) {
     const std::int64_t k_blocks = params.k_blocks;
     const int wanted = wgmma_split_k_slices(cluster_tiles * CN, k_blocks, device_sm_count());
     params.k_blocks_per_slice = int(std::max<std::int64_t>(1, (k_blocks + wanted - 1) / wanted));
     params.slices = int(std::max<std::int64_t>(1, (k_blocks + params.k_blocks_per_slice - 1) / params.k_blocks_per_slice));
     work = cluster_tiles * params.slices;
-    // Stream-ordered workspace: no synchronization, and the pool reuses the memory.
-    const cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&params.partial),
-                                            std::size_t(params.slices) * std::size_t(prob.m * prob.n) * 4, stream);
+    const cudaError_t err = workspace.allocate(std::size_t(params.slices) * std::size_t(prob.m * prob.n) * 4);
     if (err != cudaSuccess) return err;
+    params.partial = workspace.at<float>();
   }
   const auto launch = [&]<bool kTA, bool kTB>() {
     const auto kernel = wgmma_gemm<kCfg, kTA, kTB>;
@@ -909,7 +918,8 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     std::int64_t clusters =
         std::min<std::int64_t>(work, kCfg.persistent ? std::max(resident_clusters, 1) : 2147483647LL / CN);
     if constexpr (kCfg.stream_k) {
-      const cudaError_t planned = plan_stream_k<kCfg>(params, work, std::max(resident_clusters, 1), stream, &clusters);
+      const cudaError_t planned =
+          plan_stream_k<kCfg>(params, work, std::max(resident_clusters, 1), workspace, stream, &clusters);
       if (planned != cudaSuccess) return planned;
     }
     config.gridDim = dim3(static_cast<unsigned>(clusters * CN));
@@ -924,16 +934,8 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   }
   if constexpr (kCfg.split_k) {
     if (launched == cudaSuccess) launched = launch_split_k_reduce(prob, params.partial, params.slices, stream);
-    const cudaError_t freed = cudaFreeAsync(params.partial, stream);
-    return launched != cudaSuccess ? launched : freed;
   }
-  if constexpr (kCfg.stream_k) {
-    if (params.sk_partial != nullptr) {
-      const cudaError_t freed = cudaFreeAsync(params.sk_partial, stream);
-      return launched != cudaSuccess ? launched : freed;
-    }
-  }
-  return launched;
+  return workspace.finish(launched);
 }
 
 // ---- any leading dimension and any op: repacking into an aligned workspace ----
@@ -1061,29 +1063,27 @@ cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) 
   const RepackedOperand rb = plan_repack(prob.b_rows(), prob.b_cols(), prob.stride_b, prob.batch, es, transpose_b);
   const std::int64_t a_bytes = repack_a ? (ra.bytes + 255) / 256 * 256 : 0;
   const std::int64_t total = a_bytes + (repack_b ? rb.bytes : 0);
-  char* workspace = nullptr;
-  // Stream-ordered workspace: no synchronization, and the pool reuses the memory.
-  cudaError_t err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), std::size_t(total), stream);
+  StreamWorkspace workspace(stream);
+  cudaError_t err = workspace.allocate(std::size_t(total));
   if (err != cudaSuccess) return err;
   GemmProblem q = prob;
   if (repack_a) {
-    err = enqueue_repack<E>(prob.A, prob.a_rows(), prob.a_cols(), prob.lda, prob.stride_a, ra, workspace, stream);
-    q.A = workspace;
+    err = enqueue_repack<E>(prob.A, prob.a_rows(), prob.a_cols(), prob.lda, prob.stride_a, ra, workspace.at(), stream);
+    q.A = workspace.at();
     q.lda = ra.ld;
     q.stride_a = ra.stride;
     if (transpose_a) q.opa = Op::T;
   }
   if (err == cudaSuccess && repack_b) {
-    err = enqueue_repack<E>(prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.stride_b, rb, workspace + a_bytes,
-                            stream);
-    q.B = workspace + a_bytes;
+    err = enqueue_repack<E>(prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.stride_b, rb,
+                            workspace.at(std::size_t(a_bytes)), stream);
+    q.B = workspace.at(std::size_t(a_bytes));
     q.ldb = rb.ld;
     q.stride_b = rb.stride;
     if (transpose_b) q.opb = Op::N;
   }
   if (err == cudaSuccess) err = launch_wgmma<kCfg>(q, stream);
-  const cudaError_t freed = cudaFreeAsync(workspace, stream);
-  return err != cudaSuccess ? err : freed;
+  return workspace.finish(err);
 }
 
 template <TilemmWgmmaConfig kCfg, bool kRepack>
@@ -1147,19 +1147,17 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     const std::int64_t tiles = tiles_m * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
     const double fill = double(p.m) / double(tiles_m * kCfg.bm);
     if constexpr (kCfg.split_k) {
-      const std::int64_t slices = wgmma_split_k_slices(tiles, (p.k + kCfg.bk() - 1) / kCfg.bk(), dev.sm_count);
+      const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
       return base + 100.0 * relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9;
     }
     if constexpr (kCfg.stream_k) {
-      constexpr int CN = kCfg.cluster_n;
-      const std::int64_t cluster_tiles = tiles_m * ((p.n + CN * kCfg.bn - 1) / (CN * kCfg.bn)) * p.batch;
       // One SM's measured rate on the H200: ~5.9 TFLOP/s for 16-bit inputs (780 / 132),
       // ~3.0 for tf32 (400 / 132).
       constexpr double kSmFlopsPerSecond = kCfg.input == TilemmMmaInput::TF32 ? 3.0e12 : 5.9e12;
       const double tile_seconds = 2.0 * kCfg.bm * kCfg.bn * double(p.k) / kSmFlopsPerSecond;
       return base + 100.0 * relative_speed *
-                        stream_k_efficiency(cluster_tiles, dev.sm_count / CN, (p.k + kCfg.bk() - 1) / kCfg.bk(),
-                                            tile_seconds) *
+                        stream_k_efficiency(wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch), dev.sm_count / kCfg.cluster_n,
+                                            wgmma_k_blocks<kCfg>(p.k), tile_seconds) *
                         fill;
     }
     return base + 100.0 * relative_speed * wave_efficiency(tiles, dev.sm_count) * fill;
