@@ -31,7 +31,8 @@
 //   - `.c2`: clusters of two CTAs along n share the A tile; each loads half of it for
 //     both with a multicast TMA, and consumers free a stage in both CTAs.
 //   - `.tmastore`: the epilogue writes C through swizzled shared memory and TMA stores,
-//     so the consumers go on to their next tile while the copy engine writes C.
+//     so the consumers go on to their next tile while the copy engine writes C (a C
+//     the TMA cannot write leaves the same staging through coalesced warp stores).
 //   - `.streamk`: whole waves of tiles stay whole; the k-blocks of the tiles left over are
 //     cut into one even range per cluster, and the shares of split tiles are summed by
 //     whichever CTA arrives last (wgmma_stream_k_fixup).
@@ -352,6 +353,45 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
   }
 }
 
+// A C the TMA cannot write (odd ldc, or columns not a whole number of 16 bytes): the
+// warpgroup copies a staged round out itself, each warp 16 columns of C, one 128-byte box
+// row (32 lanes x 4 bytes, conflict-free) per instruction, so every store instruction
+// writes 128 contiguous bytes of a column instead of 8 scattered pairs. Elements past m
+// or n are skipped; a pair of 16-bit elements is one 4-byte store where C allows it.
+template <class CT>
+__device__ __forceinline__ void wgmma_copy_staging_out(const WgmmaParams& p, const char* staging, CT* C,
+                                                       std::int64_t round_m0, std::int64_t n0, int warp_in_group,
+                                                       int lane) {
+  constexpr int kBoxM = 128 / int(sizeof(CT));
+  constexpr int kPerLane = 4 / int(sizeof(CT));  // elements of C in a lane's 4 bytes
+  // 32-bit bounds and one 64-bit pointer: this runs beside the accumulators of the rounds
+  // still to come, with few registers to spare.
+  constexpr std::int64_t kFar = 1 << 30;
+  const int rows_left = int(min(p.m - round_m0, kFar)), cols_left = int(min(p.n - n0, kFar));
+  CT* const first = C + n0 * p.ldc + round_m0 + kPerLane * lane;
+  const char* const lane_word = staging + (lane % 4) * 4;
+#pragma unroll 1
+  for (int r = 16 * warp_in_group; r < 16 * warp_in_group + 16 && r < cols_left; ++r) {
+    CT* const column = first + r * p.ldc;
+#pragma unroll
+    for (int box = 0; box < 2; ++box) {
+      const unsigned word = *reinterpret_cast<const unsigned*>(
+          lane_word + box * TilemmWgmmaConfig::kStagingBoxBytes + r * 128 + (((lane / 4) ^ (r % 8)) * 16));
+      const int row = box * kBoxM + kPerLane * lane;
+      CT* const c = column + box * kBoxM;
+      if constexpr (std::is_same_v<CT, float>) {
+        if (row < rows_left) *reinterpret_cast<unsigned*>(c) = word;
+      } else if (row + 1 < rows_left && reinterpret_cast<std::uintptr_t>(c) % 4 == 0) {
+        *reinterpret_cast<unsigned*>(c) = word;
+      } else {
+        auto* const halves = reinterpret_cast<unsigned short*>(c);
+        if (row < rows_left) halves[0] = static_cast<unsigned short>(word & 0xffffu);
+        if (row + 1 < rows_left) halves[1] = static_cast<unsigned short>(word >> 16);
+      }
+    }
+  }
+}
+
 // The epilogue through shared memory: the warpgroup's 64 columns of C by BM rows leave in
 // rounds of two 8 KB boxes (128 bytes along m by 64 columns, 128-byte swizzle: 16-byte
 // chunk q of column row r at chunk q ^ (r mod 8), so the 8 columns a warp instruction
@@ -359,11 +399,12 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
 // pairs, fences them for the async proxy, the warpgroup meets at a named barrier, and
 // one thread hands the boxes to the TMA, which writes C (clipping at the borders) while
 // the warpgroup goes on to its next tile. Before a round overwrites the staging, that
-// thread waits until the TMA has read the previous round.
-template <TilemmWgmmaConfig kCfg, class CT>
+// thread waits until the TMA has read the previous round. When C is not TMA-writable
+// (p.tma_store false) the warpgroup copies each round out itself (above).
+template <TilemmWgmmaConfig kCfg, bool kThroughTma, class CT>
 __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p, const CUtensorMap* map_c,
                                                             char* staging, unsigned staging_address,
-                                                            unsigned barrier_id, bool elected, const CT* C,
+                                                            unsigned barrier_id, bool elected, CT* C,
                                                             std::int64_t m0, std::int64_t n0, std::int64_t batch,
                                                             int warp_in_group, int lane,
                                                             const float (&acc)[kCfg.bm / 2]) {
@@ -399,6 +440,12 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
           *reinterpret_cast<unsigned*>(at) = pack_pair<CT>(v0, v1);
         }
       }
+    }
+    if constexpr (!kThroughTma) {
+      // The next round's (or tile's) first barrier keeps its writes behind these reads.
+      ptx::named_barrier_sync(barrier_id, 128);
+      wgmma_copy_staging_out(p, staging, C, m0 + round * kRoundM, n0, warp_in_group, lane);
+      continue;
     }
     ptx::fence_proxy_async_shared_cta();
     ptx::named_barrier_sync(barrier_id, 128);
@@ -609,18 +656,23 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         }
       }
       if constexpr (kCfg.tma_store) {
-        if (p.tma_store) {
-          if (p.c_is_fp32) {
-            const float* const C = static_cast<const float*>(p.C) + batch * p.stride_c;
-            wgmma_store_through_staging<kCfg>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c), elected, C, m0,
-                                              n0, batch, warp_in_group, lane, acc);
+        const auto staged = [&]<bool kThroughTma>(auto* C) {
+          wgmma_store_through_staging<kCfg, kThroughTma>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c),
+                                                         elected, C + batch * p.stride_c, m0, n0, batch,
+                                                         warp_in_group, lane, acc);
+        };
+        if (p.c_is_fp32) {
+          if (p.tma_store) {
+            staged.template operator()<true>(static_cast<float*>(p.C));
           } else {
-            const T* const C = static_cast<const T*>(p.C) + batch * p.stride_c;
-            wgmma_store_through_staging<kCfg>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c), elected, C, m0,
-                                              n0, batch, warp_in_group, lane, acc);
+            staged.template operator()<false>(static_cast<float*>(p.C));
           }
-          continue;
+        } else if (p.tma_store) {
+          staged.template operator()<true>(static_cast<T*>(p.C));
+        } else {
+          staged.template operator()<false>(static_cast<T*>(p.C));
         }
+        continue;
       }
       if (p.c_is_fp32) {
         float* const C = static_cast<float*>(p.C) + batch * p.stride_c;
@@ -843,7 +895,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   // The staged epilogue needs a C the TMA can write, with columns a whole number of 16-byte
   // units long: measured on the H200, a TMA store clips at the end of a column only to
   // 16 bytes, so with m = 7 (bf16) it also wrote rows 7 and up of the caller's padding.
-  // Otherwise the kernel stores directly.
+  // Otherwise the consumers copy the staged rounds out themselves (wgmma_copy_staging_out).
   const std::int64_t c_bytes = dtype_size(prob.c_type);
   bool tma_store = false;
   if constexpr (kCfg.tma_store) {
@@ -947,7 +999,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
 // ld' x columns: one pass over the operand (4 bytes per 16-bit element moved, about
 // 40 us for both 4093^2 operands) buys the wgmma kernel (about 230 us at 4093^3).
 // tf32 wgmma also needs both operands K-major: an operand stored the other way (A for
-// op N, B for op T) is transposed into the workspace instead (32 x 32 tiles through
+// op N, B for op T) is transposed into the workspace instead (64 x 64 tiles through
 // shared memory, so reads and writes are both coalesced), and the product runs as TN.
 // An operand the TMA can read as it is is used in place.
 
@@ -975,13 +1027,15 @@ __global__ void __launch_bounds__(kRepackThreads)
     }
 }
 
-constexpr int kTransposeTile = 32;
+constexpr int kTransposeTile = 64;
+constexpr int kTransposeRows = 4;  // 64 x 4 threads: 16 elements per thread each way
 
-// dst(c, r) = src(r, c): a 32 x 32 tile per block of 32 x 8 threads, staged in shared
-// memory padded by one element per row so the column reads do not conflict in banks.
+// dst(c, r) = src(r, c): a 64 x 64 tile per block, staged in shared memory padded by one
+// element per row so the column reads do not conflict in banks. Each thread keeps 16
+// loads in flight (a 32 x 32 tile with 4 per thread moved only ~2 TB/s on the H200).
 // dst rows run along src columns, up to dst_ld (the padding is written as zeros).
 template <class E>
-__global__ void __launch_bounds__(kTransposeTile * 8)
+__global__ void __launch_bounds__(kTransposeTile * kTransposeRows)
     transpose_tiles(const E* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
                     std::int64_t batches, E* dst, std::int64_t dst_ld, std::int64_t dst_stride) {
   __shared__ E tile[kTransposeTile][kTransposeTile + 1];
@@ -992,14 +1046,14 @@ __global__ void __launch_bounds__(kTransposeTile * 8)
          c0 += std::int64_t(gridDim.y) * kTransposeTile) {
       const E* in = src + b * stride;
 #pragma unroll
-      for (int j = ty; j < kTransposeTile; j += 8) {
+      for (int j = ty; j < kTransposeTile; j += kTransposeRows) {
         const std::int64_t r = r0 + tx, c = c0 + j;
         tile[j][tx] = r < rows && c < cols ? in[r + c * ld] : E(0);
       }
       __syncthreads();
       E* out = dst + b * dst_stride;
 #pragma unroll
-      for (int j = ty; j < kTransposeTile; j += 8) {
+      for (int j = ty; j < kTransposeTile; j += kTransposeRows) {
         const std::int64_t r = r0 + j, c = c0 + tx;
         if (r < rows && c < dst_ld) out[c + r * dst_ld] = tile[tx][j];
       }
@@ -1037,8 +1091,8 @@ cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols
     const dim3 grid(ceil_div_u(rows, kTransposeTile),
                     static_cast<unsigned>(std::min<std::int64_t>((r.ld + kTransposeTile - 1) / kTransposeTile, 65535)),
                     grid_z_for(r.batches));
-    transpose_tiles<E><<<grid, kTransposeTile * 8, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld,
-                                                                r.stride);
+    transpose_tiles<E><<<grid, kTransposeTile * kTransposeRows, 0, stream>>>(in, rows, cols, ld, stride, r.batches,
+                                                                            out, r.ld, r.stride);
   } else {
     constexpr std::int64_t kPer = 16 / sizeof(E);
     const dim3 grid(ceil_div_u(r.ld / kPer, kRepackThreads), static_cast<unsigned>(std::min<std::int64_t>(cols, 65535)),
