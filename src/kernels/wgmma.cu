@@ -999,8 +999,8 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
 // ld' x columns: one pass over the operand (4 bytes per 16-bit element moved, about
 // 40 us for both 4093^2 operands) buys the wgmma kernel (about 230 us at 4093^3).
 // tf32 wgmma also needs both operands K-major: an operand stored the other way (A for
-// op N, B for op T) is transposed into the workspace instead (64 x 64 tiles through
-// shared memory, so reads and writes are both coalesced), and the product runs as TN.
+// op N, B for op T) is transposed into the workspace instead (4 x 4 blocks per thread,
+// loads and stores both coalesced), and the product runs as TN.
 // An operand the TMA can read as it is is used in place.
 
 constexpr int kRepackThreads = 256;
@@ -1027,37 +1027,51 @@ __global__ void __launch_bounds__(kRepackThreads)
     }
 }
 
-constexpr int kTransposeTile = 64;
-constexpr int kTransposeRows = 4;  // 64 x 4 threads: 16 elements per thread each way
+// dst(c, r) = src(r, c) for 4-byte elements (tf32 operands), through registers: each
+// thread moves a 4 x 4 block, reading 4 columns of src 4 rows deep (one 16-byte load
+// each when src is 16-byte aligned with ld a multiple of 4, else 4 scalar loads) and
+// writing 4 columns of dst 4 deep (always one 16-byte store: the workspace is aligned).
+// A warp is 8 lanes along c by 4 along r, so each load instruction reads 8 runs of 64
+// contiguous bytes and each store writes 4 runs of 128: every sector fully used, no
+// shared memory, 64 bytes in flight per thread. Measured on the H200 at 8192^2, a 32 x 32
+// shared-memory tile with 4 loads per thread moved ~2 TB/s (261 us), a 64 x 64 one with 16
+// ~1.7 TB/s (310 us). dst rows run along src columns up to dst_ld (padding written as zeros).
+constexpr int kTransposeThreads = 256;
+constexpr int kTransposeRowsPerBlock = 128;  // 8 warps of 16 rows
+constexpr int kTransposeColsPerBlock = 32;
 
-// dst(c, r) = src(r, c): a 64 x 64 tile per block, staged in shared memory padded by one
-// element per row so the column reads do not conflict in banks. Each thread keeps 16
-// loads in flight (a 32 x 32 tile with 4 per thread moved only ~2 TB/s on the H200).
-// dst rows run along src columns, up to dst_ld (the padding is written as zeros).
-template <class E>
-__global__ void __launch_bounds__(kTransposeTile * kTransposeRows)
-    transpose_tiles(const E* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
-                    std::int64_t batches, E* dst, std::int64_t dst_ld, std::int64_t dst_stride) {
-  __shared__ E tile[kTransposeTile][kTransposeTile + 1];
-  const int tx = threadIdx.x % kTransposeTile, ty = threadIdx.x / kTransposeTile;
-  const std::int64_t r0 = std::int64_t(blockIdx.x) * kTransposeTile;
+template <bool kVectorLoads>
+__global__ void __launch_bounds__(kTransposeThreads)
+    transpose_4x4_blocks(const unsigned* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                         std::int64_t stride, std::int64_t batches, unsigned* dst, std::int64_t dst_ld,
+                         std::int64_t dst_stride) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::int64_t r = std::int64_t(blockIdx.x) * kTransposeRowsPerBlock + warp * 16 + (lane / 8) * 4;
   for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
-    for (std::int64_t c0 = std::int64_t(blockIdx.y) * kTransposeTile; c0 < dst_ld;
-         c0 += std::int64_t(gridDim.y) * kTransposeTile) {
-      const E* in = src + b * stride;
+    for (std::int64_t c = std::int64_t(blockIdx.y) * kTransposeColsPerBlock + (lane % 8) * 4; c < dst_ld;
+         c += std::int64_t(gridDim.y) * kTransposeColsPerBlock) {
+      const unsigned* in = src + b * stride;
+      unsigned v[4][4];  // v[e][i] = src(r + i, c + e)
 #pragma unroll
-      for (int j = ty; j < kTransposeTile; j += kTransposeRows) {
-        const std::int64_t r = r0 + tx, c = c0 + j;
-        tile[j][tx] = r < rows && c < cols ? in[r + c * ld] : E(0);
-      }
-      __syncthreads();
-      E* out = dst + b * dst_stride;
+      for (int e = 0; e < 4; ++e) {
+        const unsigned* column = in + (c + e) * ld + r;
+        if (kVectorLoads && c + e < cols && r + 3 < rows) {
+          const uint4 q = *reinterpret_cast<const uint4*>(column);
+          v[e][0] = q.x;
+          v[e][1] = q.y;
+          v[e][2] = q.z;
+          v[e][3] = q.w;
+        } else {
 #pragma unroll
-      for (int j = ty; j < kTransposeTile; j += kTransposeRows) {
-        const std::int64_t r = r0 + j, c = c0 + tx;
-        if (r < rows && c < dst_ld) out[c + r * dst_ld] = tile[tx][j];
+          for (int i = 0; i < 4; ++i) v[e][i] = c + e < cols && r + i < rows ? column[i] : 0u;
+        }
       }
-      __syncthreads();
+      unsigned* out = dst + b * dst_stride;
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        if (r + i < rows) {
+          *reinterpret_cast<uint4*>(out + (r + i) * dst_ld + c) = make_uint4(v[0][i], v[1][i], v[2][i], v[3][i]);
+        }
     }
 }
 
@@ -1087,19 +1101,23 @@ cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols
                            std::int64_t stride, const RepackedOperand& r, void* dst, cudaStream_t stream) {
   const auto* in = static_cast<const E*>(src);
   auto* out = static_cast<E*>(dst);
-  if (r.transpose) {
-    const dim3 grid(ceil_div_u(rows, kTransposeTile),
-                    static_cast<unsigned>(std::min<std::int64_t>((r.ld + kTransposeTile - 1) / kTransposeTile, 65535)),
-                    grid_z_for(r.batches));
-    transpose_tiles<E><<<grid, kTransposeTile * kTransposeRows, 0, stream>>>(in, rows, cols, ld, stride, r.batches,
-                                                                            out, r.ld, r.stride);
-  } else {
-    constexpr std::int64_t kPer = 16 / sizeof(E);
-    const dim3 grid(ceil_div_u(r.ld / kPer, kRepackThreads), static_cast<unsigned>(std::min<std::int64_t>(cols, 65535)),
-                    grid_z_for(r.batches));
-    repack_rows_aligned16<E><<<grid, kRepackThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld,
-                                                                  r.stride);
+  if constexpr (sizeof(E) == 4) {  // only tf32 operands are transposed
+    if (r.transpose) {
+      const dim3 grid(ceil_div_u(rows, kTransposeRowsPerBlock),
+                      static_cast<unsigned>(std::min<std::int64_t>(
+                          (r.ld + kTransposeColsPerBlock - 1) / kTransposeColsPerBlock, 65535)),
+                      grid_z_for(r.batches));
+      const auto kernel = columns_aligned16(src, ld, stride, r.batches, 4) ? transpose_4x4_blocks<true>
+                                                                           : transpose_4x4_blocks<false>;
+      kernel<<<grid, kTransposeThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld, r.stride);
+      return cudaGetLastError();
+    }
   }
+  constexpr std::int64_t kPer = 16 / sizeof(E);
+  const dim3 grid(ceil_div_u(r.ld / kPer, kRepackThreads), static_cast<unsigned>(std::min<std::int64_t>(cols, 65535)),
+                  grid_z_for(r.batches));
+  repack_rows_aligned16<E><<<grid, kRepackThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld,
+                                                                r.stride);
   return cudaGetLastError();
 }
 
