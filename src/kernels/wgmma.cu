@@ -95,7 +95,7 @@ struct TilemmWgmmaConfig {
   consteval int b_tile_bytes() const { return bm * kRowBytes; }  // wgmma B: op(A)^T
   consteval int stage_bytes() const { return a_tile_bytes() + b_tile_bytes(); }
   // The epilogue's staging: per consumer warpgroup two 8 KB boxes (64 columns of C by
-  // 128 bytes along m), written in rounds of 2 boxes.
+  // 128 bytes along m), written one box at a time, alternating.
   static constexpr int kStagingBoxBytes = 64 * 128;
   consteval int staging_bytes() const { return tma_store ? consumers() * 2 * kStagingBoxBytes : 0; }
   // The ring, its 2 barriers per stage (in a 1 KB block when staging follows, so the
@@ -354,53 +354,48 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
 }
 
 // A C the TMA cannot write (odd ldc, or columns not a whole number of 16 bytes): the
-// warpgroup copies a staged round out itself, each warp 16 columns of C, one 128-byte box
-// row (32 lanes x 4 bytes, conflict-free) per instruction, so every store instruction
+// warpgroup copies each staged box out itself, each warp 16 columns of C, one 128-byte
+// box row (32 lanes x 4 bytes, conflict-free) per instruction, so every store instruction
 // writes 128 contiguous bytes of a column instead of 8 scattered pairs. Elements past m
 // or n are skipped; a pair of 16-bit elements is one 4-byte store where C allows it.
 template <class CT>
-__device__ __forceinline__ void wgmma_copy_staging_out(const WgmmaParams& p, const char* staging, CT* C,
-                                                       std::int64_t round_m0, std::int64_t n0, int warp_in_group,
-                                                       int lane) {
-  constexpr int kBoxM = 128 / int(sizeof(CT));
+__device__ __forceinline__ void wgmma_copy_box_out(const WgmmaParams& p, const char* box, CT* C,
+                                                   std::int64_t box_m0, std::int64_t n0, int warp_in_group,
+                                                   int lane) {
   constexpr int kPerLane = 4 / int(sizeof(CT));  // elements of C in a lane's 4 bytes
-  // 32-bit bounds and one 64-bit pointer: this runs beside the accumulators of the rounds
+  // 32-bit bounds and one 64-bit pointer: this runs beside the accumulators of the boxes
   // still to come, with few registers to spare.
   constexpr std::int64_t kFar = 1 << 30;
-  const int rows_left = int(min(p.m - round_m0, kFar)), cols_left = int(min(p.n - n0, kFar));
-  CT* const first = C + n0 * p.ldc + round_m0 + kPerLane * lane;
-  const char* const lane_word = staging + (lane % 4) * 4;
+  const int rows_left = int(min(p.m - box_m0, kFar)) - kPerLane * lane, cols_left = int(min(p.n - n0, kFar));
+  CT* const first = C + n0 * p.ldc + box_m0 + kPerLane * lane;
+  const char* const lane_word = box + (lane % 4) * 4;
 #pragma unroll 1
   for (int r = 16 * warp_in_group; r < 16 * warp_in_group + 16 && r < cols_left; ++r) {
-    CT* const column = first + r * p.ldc;
-#pragma unroll
-    for (int box = 0; box < 2; ++box) {
-      const unsigned word = *reinterpret_cast<const unsigned*>(
-          lane_word + box * TilemmWgmmaConfig::kStagingBoxBytes + r * 128 + (((lane / 4) ^ (r % 8)) * 16));
-      const int row = box * kBoxM + kPerLane * lane;
-      CT* const c = column + box * kBoxM;
-      if constexpr (std::is_same_v<CT, float>) {
-        if (row < rows_left) *reinterpret_cast<unsigned*>(c) = word;
-      } else if (row + 1 < rows_left && reinterpret_cast<std::uintptr_t>(c) % 4 == 0) {
-        *reinterpret_cast<unsigned*>(c) = word;
-      } else {
-        auto* const halves = reinterpret_cast<unsigned short*>(c);
-        if (row < rows_left) halves[0] = static_cast<unsigned short>(word & 0xffffu);
-        if (row + 1 < rows_left) halves[1] = static_cast<unsigned short>(word >> 16);
-      }
+    const unsigned word = *reinterpret_cast<const unsigned*>(lane_word + r * 128 + (((lane / 4) ^ (r % 8)) * 16));
+    CT* const c = first + r * p.ldc;
+    if constexpr (std::is_same_v<CT, float>) {
+      if (rows_left > 0) *reinterpret_cast<unsigned*>(c) = word;
+    } else if (rows_left > 1 && reinterpret_cast<std::uintptr_t>(c) % 4 == 0) {
+      *reinterpret_cast<unsigned*>(c) = word;
+    } else {
+      auto* const halves = reinterpret_cast<unsigned short*>(c);
+      if (rows_left > 0) halves[0] = static_cast<unsigned short>(word & 0xffffu);
+      if (rows_left > 1) halves[1] = static_cast<unsigned short>(word >> 16);
     }
   }
 }
 
-// The epilogue through shared memory: the warpgroup's 64 columns of C by BM rows leave in
-// rounds of two 8 KB boxes (128 bytes along m by 64 columns, 128-byte swizzle: 16-byte
+// The epilogue through shared memory: the warpgroup's 64 columns of C by BM rows leave
+// one 8 KB box at a time (128 bytes along m by 64 columns, 128-byte swizzle: 16-byte
 // chunk q of column row r at chunk q ^ (r mod 8), so the 8 columns a warp instruction
-// writes land in 8 different bank groups). Each thread writes its alpha/beta-scaled
-// pairs, fences them for the async proxy, the warpgroup meets at a named barrier, and
-// one thread hands the boxes to the TMA, which writes C (clipping at the borders) while
-// the warpgroup goes on to its next tile. Before a round overwrites the staging, that
-// thread waits until the TMA has read the previous round. When C is not TMA-writable
-// (p.tma_store false) the warpgroup copies each round out itself (above).
+// writes land in 8 different bank groups), alternating between the warpgroup's two
+// boxes. Each thread writes its alpha/beta-scaled pairs, fences them for the async
+// proxy, the warpgroup meets at a named barrier, and one thread hands the box to the
+// TMA, which writes C (clipping at the borders) while the warpgroup fills the other box
+// and then goes on to its next tile. Before a box is overwritten that thread waits until
+// the TMA has read it, which is the store before the last one: so the warpgroup never
+// waits for the store it has just issued (with two boxes per round it did, once a tile).
+// When C is not TMA-writable the warpgroup copies each box out itself (above).
 template <TilemmWgmmaConfig kCfg, bool kThroughTma, class CT>
 __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p, const CUtensorMap* map_c,
                                                             char* staging, unsigned staging_address,
@@ -409,20 +404,21 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
                                                             int warp_in_group, int lane,
                                                             const float (&acc)[kCfg.bm / 2]) {
   constexpr int kBoxM = 128 / int(sizeof(CT));  // elements of C along m in one box row
-  constexpr int kRoundM = 2 * kBoxM;
-  constexpr int kJPerRound = kRoundM / 8;
+  constexpr int kJPerBox = kBoxM / 8;
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
-  for (int round = 0; round < kCfg.bm / kRoundM; ++round) {
-    if (elected) ptx::cp_async_bulk_wait_group_read<0>();
+  for (int round = 0; round < kCfg.bm / kBoxM; ++round) {
+    const int box = round % 2;
+    char* const box_ptr = staging + box * TilemmWgmmaConfig::kStagingBoxBytes;
+    if (elected) ptx::cp_async_bulk_wait_group_read<1>();
     ptx::named_barrier_sync(barrier_id, 128);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int r = 16 * warp_in_group + g + 8 * h;  // the column of C within the 64
       const std::int64_t col = n0 + r;
 #pragma unroll
-      for (int jj = 0; jj < kJPerRound; ++jj) {
-        const int j = round * kJPerRound + jj;
+      for (int jj = 0; jj < kJPerBox; ++jj) {
+        const int j = round * kJPerBox + jj;
         float v0 = p.alpha * acc[4 * j + 2 * h], v1 = p.alpha * acc[4 * j + 2 * h + 1];
         const std::int64_t row = m0 + 8 * j + 2 * t;
         if (p.beta != 0.0f && col < p.n) {
@@ -430,10 +426,8 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
           if (row < p.m) v0 += p.beta * to_float(c[0]);
           if (row + 1 < p.m) v1 += p.beta * to_float(c[1]);
         }
-        const int m_in_round = 8 * jj + 2 * t;
-        const int byte = (m_in_round % kBoxM) * int(sizeof(CT));
-        char* const at = staging + (m_in_round / kBoxM) * TilemmWgmmaConfig::kStagingBoxBytes + r * 128 +
-                         (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
+        const int byte = (8 * jj + 2 * t) * int(sizeof(CT));
+        char* const at = box_ptr + r * 128 + (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
         if constexpr (std::is_same_v<CT, float>) {
           *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
         } else {
@@ -442,19 +436,16 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
       }
     }
     if constexpr (!kThroughTma) {
-      // The next round's (or tile's) first barrier keeps its writes behind these reads.
+      // The next box's (or tile's) barrier keeps later writes to this box behind these reads.
       ptx::named_barrier_sync(barrier_id, 128);
-      wgmma_copy_staging_out(p, staging, C, m0 + round * kRoundM, n0, warp_in_group, lane);
+      wgmma_copy_box_out(p, box_ptr, C, m0 + round * kBoxM, n0, warp_in_group, lane);
       continue;
     }
     ptx::fence_proxy_async_shared_cta();
     ptx::named_barrier_sync(barrier_id, 128);
     if (elected) {
-#pragma unroll
-      for (int box = 0; box < 2; ++box)
-        ptx::cp_async_bulk_tensor_3d_shared_to_global(map_c, int(m0) + round * kRoundM + box * kBoxM, int(n0),
-                                                      int(batch),
-                                                      staging_address + box * TilemmWgmmaConfig::kStagingBoxBytes);
+      ptx::cp_async_bulk_tensor_3d_shared_to_global(map_c, int(m0) + round * kBoxM, int(n0), int(batch),
+                                                    staging_address + box * TilemmWgmmaConfig::kStagingBoxBytes);
       ptx::cp_async_bulk_commit_group();
     }
   }
