@@ -412,28 +412,40 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
     char* const box_ptr = staging + box * TilemmWgmmaConfig::kStagingBoxBytes;
     if (elected) ptx::cp_async_bulk_wait_group_read<1>();
     ptx::named_barrier_sync(barrier_id, 128);
+    // beta = 0 (C never read) is decided once per box, not per element: a per-element
+    // branch put a convergence barrier (BSSY/BSYNC) around every pair, and Nsight Compute
+    // sampled most of the epilogue's stalls on those BSYNCs.
+    const auto fill_box = [&]<bool kReadC>() {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int r = 16 * warp_in_group + g + 8 * h;  // the column of C within the 64
-      const std::int64_t col = n0 + r;
+      for (int h = 0; h < 2; ++h) {
+        const int r = 16 * warp_in_group + g + 8 * h;  // the column of C within the 64
+        const std::int64_t col = n0 + r;
 #pragma unroll
-      for (int jj = 0; jj < kJPerBox; ++jj) {
-        const int j = round * kJPerBox + jj;
-        float v0 = p.alpha * acc[4 * j + 2 * h], v1 = p.alpha * acc[4 * j + 2 * h + 1];
-        const std::int64_t row = m0 + 8 * j + 2 * t;
-        if (p.beta != 0.0f && col < p.n) {
-          const CT* c = C + row + col * p.ldc;
-          if (row < p.m) v0 += p.beta * to_float(c[0]);
-          if (row + 1 < p.m) v1 += p.beta * to_float(c[1]);
-        }
-        const int byte = (8 * jj + 2 * t) * int(sizeof(CT));
-        char* const at = box_ptr + r * 128 + (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
-        if constexpr (std::is_same_v<CT, float>) {
-          *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
-        } else {
-          *reinterpret_cast<unsigned*>(at) = pack_pair<CT>(v0, v1);
+        for (int jj = 0; jj < kJPerBox; ++jj) {
+          const int j = round * kJPerBox + jj;
+          float v0 = p.alpha * acc[4 * j + 2 * h], v1 = p.alpha * acc[4 * j + 2 * h + 1];
+          if constexpr (kReadC) {
+            const std::int64_t row = m0 + 8 * j + 2 * t;
+            if (col < p.n) {
+              const CT* c = C + row + col * p.ldc;
+              if (row < p.m) v0 += p.beta * to_float(c[0]);
+              if (row + 1 < p.m) v1 += p.beta * to_float(c[1]);
+            }
+          }
+          const int byte = (8 * jj + 2 * t) * int(sizeof(CT));
+          char* const at = box_ptr + r * 128 + (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
+          if constexpr (std::is_same_v<CT, float>) {
+            *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
+          } else {
+            *reinterpret_cast<unsigned*>(at) = pack_pair<CT>(v0, v1);
+          }
         }
       }
+    };
+    if (p.beta == 0.0f) {
+      fill_box.template operator()<false>();
+    } else {
+      fill_box.template operator()<true>();
     }
     if constexpr (!kThroughTma) {
       // The next box's (or tile's) barrier keeps later writes to this box behind these reads.
