@@ -899,7 +899,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   // The staged epilogue needs a C the TMA can write, with columns a whole number of 16-byte
   // units long: measured on the H200, a TMA store clips at the end of a column only to
   // 16 bytes, so with m = 7 (bf16) it also wrote rows 7 and up of the caller's padding.
-  // Otherwise the consumers copy the staged rounds out themselves (wgmma_copy_staging_out).
+  // Otherwise the consumers copy the staged boxes out themselves (wgmma_copy_box_out).
   const std::int64_t c_bytes = dtype_size(prob.c_type);
   bool tma_store = false;
   if constexpr (kCfg.tma_store) {
