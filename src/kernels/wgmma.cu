@@ -410,7 +410,9 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
   for (int round = 0; round < kCfg.bm / kBoxM; ++round) {
     const int box = round % 2;
     char* const box_ptr = staging + box * TilemmWgmmaConfig::kStagingBoxBytes;
-    if (elected) ptx::cp_async_bulk_wait_group_read<1>();
+    if constexpr (kThroughTma) {
+      if (elected) ptx::cp_async_bulk_wait_group_read<1>();
+    }
     ptx::named_barrier_sync(barrier_id, 128);
     // beta = 0 (C never read) is decided once per box, not per element: a per-element
     // branch put a convergence barrier (BSSY/BSYNC) around every pair, and Nsight Compute
