@@ -343,18 +343,8 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
 
 template <TilemmCpAsyncConfig kCfg>
 int cp_async_blocks_per_sm() {
-  static const int blocks = [] {
-    int n = 0;
-    const auto kernel = cp_async_gemm<kCfg, false, false>;
-    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                         int(cp_async_max_smem_bytes<kCfg>()));
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, kCfg.threads(),
-                                                      cp_async_max_smem_bytes<kCfg>()) != cudaSuccess) {
-      cudaGetLastError();
-      n = 1;
-    }
-    return n > 0 ? n : 1;
-  }();
+  static const int blocks = resident_blocks_per_sm(reinterpret_cast<const void*>(&cp_async_gemm<kCfg, false, false>),
+                                                   kCfg.threads(), cp_async_max_smem_bytes<kCfg>());
   return blocks;
 }
 

@@ -121,6 +121,19 @@ inline int device_sm_count() {
   return sms;
 }
 
+// Blocks of `kernel` (a __global__ function) that fit on one SM with `threads` threads and
+// `dynamic_smem` bytes of dynamic shared memory (1 when it cannot be read): the resident
+// blocks that wave-efficiency scores and split-K slice counts are sized by.
+inline int resident_blocks_per_sm(const void* kernel, int threads, std::int64_t dynamic_smem) {
+  int n = 0;
+  if (dynamic_smem > 0) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(dynamic_smem));
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, std::size_t(dynamic_smem)) != cudaSuccess) {
+    cudaGetLastError();
+    n = 1;
+  }
+  return n > 0 ? n : 1;
+}
+
 // true when ptr is a multiple of `bytes` (the launchers' alignment rules).
 inline bool aligned_to(const void* ptr, std::int64_t bytes) {
   return reinterpret_cast<std::uintptr_t>(ptr) % std::uintptr_t(bytes) == 0;

@@ -357,17 +357,8 @@ cudaError_t launch_mma_sync(const GemmProblem& prob, cudaStream_t stream) {
 
 template <TilemmMmaSyncConfig kCfg>
 int mma_sync_blocks_per_sm() {
-  static const int blocks = [] {
-    int n = 0;
-    const auto kernel = mma_sync_gemm<kCfg, false, false>;
-    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kCfg.smem_bytes()));
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, kCfg.threads(), kCfg.smem_bytes()) !=
-        cudaSuccess) {
-      cudaGetLastError();
-      n = 1;
-    }
-    return n > 0 ? n : 1;
-  }();
+  static const int blocks = resident_blocks_per_sm(reinterpret_cast<const void*>(&mma_sync_gemm<kCfg, false, false>),
+                                                   kCfg.threads(), kCfg.smem_bytes());
   return blocks;
 }
 
