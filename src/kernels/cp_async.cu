@@ -31,7 +31,9 @@
 // 128 x 128 x 16 stage is 16 copies per thread against 1024 FFMAs.
 // Borders: copies past the matrix read 0 bytes and zero-fill (src-size < cp-size).
 // Requirements: compute capability 8.0 (cp.async); shared memory stages*(...) bytes.
-// Next step: tensor cores (TF32/FP16/BF16), a different ladder.
+// Next step (double_buffer): at ~220 registers one block of 8 warps runs per SM, too few to
+// hide the barrier and the shared loads; the same tiles fed through registers and double-
+// buffered at both levels fit in 128 registers, two blocks per SM.
 #include <mutex>
 
 #include "kernels/fp32_tile_common.cuh"

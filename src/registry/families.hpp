@@ -13,6 +13,7 @@ void register_vectorized(Registry& r);
 void register_conflict_free(Registry& r);
 void register_warptile(Registry& r);
 void register_cp_async(Registry& r);
+void register_double_buffer(Registry& r);
 void register_mma_sync(Registry& r);
 void register_wgmma(Registry& r);
 

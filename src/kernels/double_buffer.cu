@@ -1,0 +1,522 @@
+// Family "double_buffer": the warp-tiled FP32 kernel pipelined at both levels of the
+// memory hierarchy, inside a 128-register budget.
+//
+// Idea: cp_async.cu overlaps global loads with the FFMAs, but its 8 x 8 thread tile with
+// k-runs read ahead for k-contiguous operands keeps ~220 registers live: one 256-thread
+// block (8 warps) per SM, and nothing else to run while those warps wait at a barrier or
+// for a shared load. This step keeps the block, warp and thread tiles of warptile.cu and
+// pipelines both transfers with the fewest live registers:
+//   1. global -> shared, through registers: at the start of k-tile t each thread issues
+//      the global loads of tile t + 1 into a few staging registers (one float4 per
+//      operand for 128 x 128 x 8), computes the k-steps of tile t, and only then stores
+//      the staging registers into the other of two shared buffers. The loads travel
+//      behind 448 FFMAs per thread; one __syncthreads per k-tile.
+//      Going through registers also transposes: a k-contiguous operand (A with op T, B
+//      with op N) is stored as 4 scalar words into [k][x] rows, so every op reads its
+//      fragments the same way (the copy engine of cp.async cannot transpose).
+//   2. shared -> registers: the fragments of k-step kk + 1 (8 values of op(A), 8 of
+//      op(B), two LDS.128 each) are read while the 64 FFMAs of k-step kk run, into the
+//      second of two fragment register sets, so no FFMA waits for a shared load.
+// The live set is 64 accumulators + 2 x 16 fragments + 8 staging values + a handful of
+// addresses: under the 128 registers that let two 256-thread blocks (16 warps) share an
+// SM, so one block computes while the other crosses its barrier. What it took to fit
+// (each measured in ptxas's report): one tile per block (no tile or batch loop state; the
+// launcher splits grids past the y/z limits), a 32-bit k-tile counter, pointers that walk
+// down the tile instead of one 64-bit address per load, the epilogue's indices read
+// afresh (ptx::tid_x, ptx::ctaid_*), and no border test inside the k-loop:
+//   - rows (m) or columns (n) past the matrix read a row inside it (clamped) and only
+//     feed accumulators that are never stored;
+//   - a 16-byte quad can cross the border only in the last tile along an x-contiguous
+//     extent that is not a multiple of 4; those blocks run a second copy of the loop
+//     with the per-element fallback, every other block a loop without it;
+//   - the partial last k-tile is loaded by a copy of the loop body outside the loop.
+//
+// Tiles: block 128 x 128 x 8, 256 threads = 8 warps as 2 (m) x 4 (n) warp tiles of 64 x 32,
+// lanes 8 (m) x 4 (n), thread tile TM x TN = 8 x 8 as 2 x 2 interleaved 4 x 4 sub-tiles
+// (warptile.cu); shared rows padded to BM + 4 floats so the transposing stores of a
+// k-contiguous operand hit 32 distinct banks (conflict_free.cu).
+// Data per block and k-tile: (BM + BN) * BK floats from global memory for
+// 2 * BM * BN * BK FLOP. Per thread and k-tile: 512 FFMA, 32 LDS.128, 2 LDG.128, 2-8 STS;
+// the k-loop's SASS is 574 instructions for NN, 89% FFMA (cuBLAS's SIMT kernel: 89%).
+// Intensity (CGMA): 2 * BM * BN / (4 * (BM + BN)) = 32 FLOP/B (CGMA 128) for 128 x 128.
+// Two load widths: `.ldg128` needs 16-byte aligned A and B with lda, ldb (and batch
+// strides) multiples of 4; `.ldg32` loads single elements and takes any leading
+// dimension (lda = 4093). `.splitk` entries cut k into slices for problems with too few
+// tiles to fill the GPU (1000^3: 64 tiles for 264 block slots) and sum the slices in
+// order (split_k_reduce.hpp), so the result is deterministic.
+// Requirements: the width's; split-K: batchCount = 1; static shared memory
+// 2 * BK * (BM + BN + 8) * 4 B.
+// Measured (H200, docs/ladder.md step 13): 0.96-0.97x cuBLAS SGEMM at 4096^3 / 8192^3 NN;
+// what is left is issue efficiency (85% against cuBLAS's 90%: dispatch stalls around
+// the clustered LDS.128 and the barrier), not instruction count.
+// Next step: tensor cores (a different ladder).
+#include <algorithm>
+
+#include "kernels/fp32_tile_common.cuh"
+#include "kernels/split_k_reduce.hpp"
+#include "kernels/workspace.hpp"
+#include "ptx/special_registers.cuh"
+#include "registry/families.hpp"
+#include "registry/registry.hpp"
+
+// See naive.cu: kernel configurations are global-namespace structs for nvcc 13.
+struct TilemmDoubleBufferConfig {
+  int bm, bn, bk;     // block tile
+  int tm, tn;         // thread tile: (tm / 4) x (tn / 4) interleaved 4 x 4 sub-tiles
+  int lanes_m;        // lanes of a warp along m; lanes_n = 32 / lanes_m
+  int warps_m, warps_n;
+  bool quad_loads;    // 16-byte global loads (aligned operands) or 4-byte loads (any ld)
+  int min_blocks_per_sm;  // __launch_bounds__ target: 65536 / (threads * this) registers
+  bool split_k = false;   // slices of k in grid z, partial sums reduced by a second kernel
+
+  consteval int lanes_n() const { return 32 / lanes_m; }
+  consteval int warp_tile_m() const { return tm * lanes_m; }
+  consteval int warp_tile_n() const { return tn * lanes_n(); }
+  consteval int threads() const { return 32 * warps_m * warps_n; }
+  consteval bool valid() const {
+    return tm % 4 == 0 && tn % 4 == 0 && (lanes_m == 8 || lanes_m == 4 || lanes_m == 2) &&
+           bm == warps_m * warp_tile_m() && bn == warps_n * warp_tile_n() && bk % 4 == 0 && threads() <= 1024 &&
+           min_blocks_per_sm >= 1;
+  }
+};
+
+namespace tilemm::kernels {
+
+// One operand's share of the global -> register -> shared copy of a k-tile, for one
+// thread. The X x BK tile (X = BM or BN) is stored [k][x] with pitch P = X + 4. A thread
+// owns kLoads groups of kWidth elements along the storage's contiguous direction: one
+// fixed position along it (consecutive threads, consecutive addresses) and positions
+// kOtherStep apart across it, one per pass. An x-contiguous operand is read in quads
+// (16-byte loads) or single elements (any ld); a k-contiguous one always in runs of 4 k
+// of one row, as one 16-byte load or 4 single ones, so each thread keeps one row.
+template <int X, int BK, int kThreads, bool kXContig, bool kQuad, bool kStraddle>
+struct StagedTileCopy {
+  static constexpr int P = X + 4;
+  static constexpr int kWidth = (kXContig && !kQuad) ? 1 : 4;
+  static constexpr int kLead = (kXContig ? X : BK) / kWidth;  // groups along the contiguous direction
+  static_assert(kThreads % kLead == 0, "each thread keeps one position along the contiguous direction");
+  static constexpr int kOtherStep = kThreads / kLead;
+  static constexpr int kLoads = X * BK / (kWidth * kThreads);
+  static_assert(kLoads >= 1 && kLoads * kWidth * kThreads == X * BK, "every thread loads the same amount");
+
+  const float* ptr;  // the thread's first element in the current k-tile, its row clamped into the matrix
+  // x-contiguous quads in a block that straddles the border (kStraddle): the last
+  // element of the quad inside the matrix (3: all). k-contiguous: the last pass whose
+  // row x is inside the matrix (later passes reuse it).
+  int last;
+  int smem_offset;  // where the first element lands in a [k][x] buffer
+  float stage[kLoads * kWidth];
+
+  // The thread's first element as (x, k) within the tile.
+  __device__ static int first_x(int tid) { return kXContig ? (tid % kLead) * kWidth : tid / kLead; }
+  __device__ static int first_k(int tid) { return kXContig ? tid / kLead : (tid % kLead) * kWidth; }
+
+  // Sets up the copy of the operand's tile at x0 (k starts at 0). Rows (x) past the
+  // matrix read a row inside it instead: they only feed accumulators that are never
+  // stored, and the k-loop needs no test for them.
+  __device__ __forceinline__ void init(const OperandView& g, std::int64_t x0, int tid) {
+    const int x = first_x(tid), kk = first_k(tid);
+    smem_offset = kk * P + x;
+    const std::int64_t gx = x0 + x;
+    if constexpr (kXContig && kQuad && !kStraddle) {
+      // No quad crosses the border (extent_x % 4 == 0, or the tile ends before it): a
+      // quad past it reads the last quad inside, which is 16-byte aligned.
+      last = 3;
+      ptr = g.ptr + std::min(gx, g.extent_x - 4) + kk * g.ld;
+    } else if constexpr (kXContig) {
+      // Every pass reads the same x; a quad across the border repeats its last element
+      // inside the matrix.
+      const std::int64_t inside = std::min<std::int64_t>(g.extent_x - gx, kWidth);
+      last = int(std::max<std::int64_t>(inside, 1)) - 1;
+      ptr = g.ptr + std::min(gx, g.extent_x - 1) + kk * g.ld;
+    } else {
+      const std::int64_t rows_inside = (g.extent_x - gx + kOtherStep - 1) / kOtherStep;
+      last = int(std::clamp<std::int64_t>(rows_inside - 1, 0, kLoads - 1));
+      ptr = g.ptr + kk + std::min(gx, g.extent_x - 1) * g.ld;
+    }
+  }
+
+  // Loads the current k-tile into the staging registers. kTail: the partial last tile
+  // (k_left = k - k0 < BK): elements at kk >= k_left read as zeros and are not touched.
+  template <bool kTail>
+  __device__ __forceinline__ void load(std::int64_t ld, int k_left) {
+#pragma unroll
+    for (int p = 0; p < kLoads; ++p) {
+      float* dst = &stage[p * kWidth];
+      if constexpr (kXContig) {
+        // The passes walk the pointer down the tile's k rows, kOtherStep at a time; the
+        // last step lands on the next tile (kLoads * kOtherStep = BK), so no second
+        // 64-bit address is formed per pass.
+        const float* src = ptr;
+        ptr += std::int64_t(kOtherStep) * ld;
+        const bool inside = !kTail || first_k(int(ptx::tid_x())) + p * kOtherStep < k_left;
+        if constexpr (kQuad) {
+          if (!inside) {
+            dst[0] = dst[1] = dst[2] = dst[3] = 0.0f;
+          } else if (!kStraddle || last == 3) {
+            const float4 v = *reinterpret_cast<const float4*>(src);
+            dst[0] = v.x, dst[1] = v.y, dst[2] = v.z, dst[3] = v.w;
+          } else {
+#pragma unroll
+            for (int c = 0; c < 4; ++c) dst[c] = src[std::min(c, last)];
+          }
+        } else {
+          dst[0] = inside ? src[0] : 0.0f;
+        }
+      } else {
+        const float* src = ptr + std::int64_t(std::min(p, last) * kOtherStep) * ld;
+        const int kk0 = first_k(int(ptx::tid_x()));
+        if (kQuad && (!kTail || kk0 + 3 < k_left)) {
+          const float4 v = *reinterpret_cast<const float4*>(src);
+          dst[0] = v.x, dst[1] = v.y, dst[2] = v.z, dst[3] = v.w;
+        } else {
+#pragma unroll
+          for (int c = 0; c < 4; ++c) dst[c] = (!kTail || kk0 + c < k_left) ? src[c] : 0.0f;
+        }
+      }
+    }
+  }
+
+  // Moves to the next k-tile (an x-contiguous operand's loads already walked there).
+  __device__ __forceinline__ void advance() {
+    if constexpr (!kXContig) ptr += BK;
+  }
+
+  // Writes the staging registers into a [k][x] buffer: one STS.128 per x-contiguous
+  // quad, 4 transposing STS.32 per k-contiguous run.
+  __device__ __forceinline__ void store(float* buffer) const {
+#pragma unroll
+    for (int p = 0; p < kLoads; ++p) {
+      const int offset = smem_offset + (kXContig ? p * kOtherStep * P : p * kOtherStep);
+      if constexpr (kXContig && kQuad) {
+        *reinterpret_cast<float4*>(&buffer[offset]) =
+            make_float4(stage[4 * p], stage[4 * p + 1], stage[4 * p + 2], stage[4 * p + 3]);
+      } else {
+#pragma unroll
+        for (int c = 0; c < kWidth; ++c) buffer[offset + c * P] = stage[p * kWidth + c];
+      }
+    }
+  }
+};
+
+// C(row .. row + 3, col) = alpha * acc + beta * C for rows inside the matrix: one 16-byte
+// access when the four rows are inside and the column is 16-byte aligned.
+__device__ __forceinline__ void store_quad(float* c_col, std::int64_t row, std::int64_t m, const float (&acc)[4],
+                                           float alpha, float beta, bool quad_aligned) {
+  float* dst = c_col + row;
+  if (quad_aligned && row + 3 < m) {
+    float4 v = make_float4(alpha * acc[0], alpha * acc[1], alpha * acc[2], alpha * acc[3]);
+    if (beta != 0.0f) {
+      const float4 c = *reinterpret_cast<const float4*>(dst);
+      v.x = fmaf(beta, c.x, v.x), v.y = fmaf(beta, c.y, v.y);
+      v.z = fmaf(beta, c.z, v.z), v.w = fmaf(beta, c.w, v.w);
+    }
+    *reinterpret_cast<float4*>(dst) = v;
+    return;
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+    if (row + r < m) store_alpha_beta(dst + r, acc[r], alpha, beta);
+}
+
+// Split-K: grid z walks slices of k_per_slice (a multiple of BK) instead of batch items,
+// and slice z writes its raw partial m x n product to partial + z * m * n (ld m).
+struct DoubleBufferSlices {
+  std::int64_t k_per_slice;
+  float* partial;
+};
+
+// One block per BM x BN tile of one batch item (split-K: of one k-slice): blockIdx = (m tile,
+// n tile, batch item or slice).
+// The launcher splits grids past the y and z limits into several launches, so the kernel
+// keeps no tile or batch loop state next to the accumulators.
+template <TilemmDoubleBufferConfig kCfg, bool kTransA, bool kTransB>
+__global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
+    double_buffer_gemm(GemmParams p, DoubleBufferSlices split) {
+  static_assert(kCfg.valid());
+  constexpr int BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk, TM = kCfg.tm, TN = kCfg.tn;
+  constexpr int kThreads = kCfg.threads();
+  constexpr int kLanesM = kCfg.lanes_m, kLanesN = kCfg.lanes_n();
+  // Two buffers of (BK, BM + 4) k-major op(A) and (BK, BN + 4) k-major op(B).
+  constexpr int PA = BM + 4, PB = BN + 4;
+  __shared__ __align__(16) float As[2][BK * PA];
+  __shared__ __align__(16) float Bs[2][BK * PB];
+  float acc[TM][TN] = {};
+  // The k this block covers: all of it, or its slice.
+  const std::int64_t k_len =
+      kCfg.split_k ? std::min(split.k_per_slice, p.k - std::int64_t(blockIdx.z) * split.k_per_slice) : p.k;
+  const int k_tail = int(k_len % BK);
+
+  // The k-loop, for blocks whose x-contiguous quads may cross the matrix border (the last
+  // tile along m or n when that extent is not a multiple of 4) and for all others, which
+  // then carry no test for it.
+  const auto main_loop = [&]<bool kStraddleA, bool kStraddleB>() {
+    using CopyA = StagedTileCopy<BM, BK, kThreads, !kTransA, kCfg.quad_loads, kStraddleA>;
+    using CopyB = StagedTileCopy<BN, BK, kThreads, kTransB, kCfg.quad_loads, kStraddleB>;
+    const int tid = threadIdx.x;
+    const int warp = tid / 32, lane = tid % 32;
+    const int lane_m = lane % kLanesM, lane_n = lane / kLanesM;
+    const int warp_m0 = (warp % kCfg.warps_m) * kCfg.warp_tile_m();
+    const int warp_n0 = (warp / kCfg.warps_m) * kCfg.warp_tile_n();
+    // The operands of this block: its batch item, or (split-K) its slice of k.
+    OperandView view_a, view_b;
+    if constexpr (kCfg.split_k) {
+      const std::int64_t k0 = std::int64_t(blockIdx.z) * split.k_per_slice;
+      view_a = OperandView{p.A + (kTransA ? k0 : k0 * p.lda), p.lda, p.m, k_len};
+      view_b = OperandView{p.B + (kTransB ? k0 * p.ldb : k0), p.ldb, p.n, k_len};
+    } else {
+      view_a = operand_a(p, blockIdx.z);
+      view_b = operand_b(p, blockIdx.z);
+    }
+    CopyA copy_a;
+    CopyB copy_b;
+    copy_a.init(view_a, std::int64_t(blockIdx.x) * BM, tid);
+    copy_b.init(view_b, std::int64_t(blockIdx.y) * BN, tid);
+    // Loads the next k-tile into the staging registers. kTail: the partial last tile
+    // (k % BK != 0), whose elements past k read as zeros.
+    const auto load_tile = [&]<bool kTail>() {
+      copy_a.template load<kTail>(p.lda, kTail ? k_tail : BK);
+      copy_b.template load<kTail>(p.ldb, kTail ? k_tail : BK);
+      copy_a.advance();
+      copy_b.advance();
+    };
+    // Both fragment sets: [set][i], set kk % 2 feeds k-step kk. A thread's rows
+    // (columns) are 4 * lane + {0..3} and 4 * lanes further of its warp tile.
+    float fa[2][TM], fb[2][TN];
+    const auto read_fragments = [&](int buf, int kk, int set) {
+      read_interleaved_fragment<kLanesM, TM>(&As[buf][kk * PA + warp_m0], lane_m, fa[set]);
+      read_interleaved_fragment<kLanesN, TN>(&Bs[buf][kk * PB + warp_n0], lane_n, fb[set]);
+    };
+    int buf = 0;
+    // The BK k-steps of the tile in buffer `buf`, with the next tile's loads issued first
+    // (kNext: 0 none, 1 a full tile, 2 the partial last tile) and stored into the other
+    // buffer before the last k-step.
+    const auto compute_tile = [&]<int kNext>() {
+      if constexpr (kNext == 1) load_tile.template operator()<false>();
+      if constexpr (kNext == 2) load_tile.template operator()<true>();
+#pragma unroll
+      for (int kk = 0; kk < BK; ++kk) {
+        if (kk == BK - 1 && kNext != 0) {
+          // Every warp read its last fragments of the other buffer (the previous tile)
+          // before the previous barrier, so it can be overwritten now.
+          copy_a.store(As[buf ^ 1]);
+          copy_b.store(Bs[buf ^ 1]);
+          __syncthreads();
+          buf ^= 1;
+        }
+        if (kk < BK - 1) {
+          read_fragments(buf, kk + 1, (kk + 1) % 2);
+        } else if (kNext != 0) {
+          read_fragments(buf, 0, 0);
+        }
+        const int set = kk % 2;
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[set][i], fb[set][j], acc[i][j]);
+      }
+    };
+
+    // Full tiles, then the partial one: the steady state carries no k test (k < 2^31 * BK,
+    // can_implement), and the partial last tile is loaded by a copy of the loop body.
+    const int full_tiles = int(k_len / BK);
+    const bool partial = k_tail != 0;
+    if (full_tiles > 0) {
+      load_tile.template operator()<false>();
+    } else {
+      load_tile.template operator()<true>();
+    }
+    copy_a.store(As[0]);
+    copy_b.store(Bs[0]);
+    __syncthreads();
+    read_fragments(0, 0, 0);
+    for (int t = 1; t < full_tiles; ++t) compute_tile.template operator()<1>();
+    if (partial && full_tiles > 0) compute_tile.template operator()<2>();
+    compute_tile.template operator()<0>();
+  };
+  // A quad crosses the border only in the last tile along an x-contiguous extent that is
+  // not a multiple of 4 (the launcher never splits m; a split of n ends at a tile edge).
+  const bool straddle_a = kCfg.quad_loads && !kTransA && p.m % 4 != 0 && blockIdx.x == gridDim.x - 1;
+  const bool straddle_b = kCfg.quad_loads && kTransB && p.n % 4 != 0 && blockIdx.y == gridDim.y - 1;
+  if (straddle_a || straddle_b) {
+    main_loop.template operator()<true, true>();
+  } else {
+    main_loop.template operator()<false, false>();
+  }
+
+  // The epilogue's coordinates from fresh reads of the indices: values derived from the
+  // ones read at the start would stay live across the k-loop (and spill under the cap).
+  const int e_tid = int(ptx::tid_x());
+  const int e_warp = e_tid / 32, e_lane = e_tid % 32;
+  // Split-K writes the raw partial sum: alpha, beta and C belong to the reduction.
+  float* const C = kCfg.split_k ? split.partial + std::int64_t(ptx::ctaid_z()) * p.m * p.n
+                                : p.C + std::int64_t(ptx::ctaid_z()) * p.stride_c;
+  const std::int64_t ldc = kCfg.split_k ? p.m : p.ldc;
+  const float alpha = kCfg.split_k ? 1.0f : p.alpha;
+  const float beta = kCfg.split_k ? 0.0f : p.beta;
+  const bool quad_aligned = reinterpret_cast<std::uintptr_t>(C) % 16 == 0 && ldc % 4 == 0;
+  const std::int64_t row0 = std::int64_t(ptx::ctaid_x()) * BM + (e_warp % kCfg.warps_m) * kCfg.warp_tile_m() +
+                            4 * (e_lane % kLanesM);
+  const std::int64_t col0 = std::int64_t(ptx::ctaid_y()) * BN + (e_warp / kCfg.warps_m) * kCfg.warp_tile_n() +
+                            4 * (e_lane / kLanesM);
+#pragma unroll
+  for (int j = 0; j < TN; ++j) {
+    const std::int64_t col = col0 + interleaved_offset<kLanesN>(0, j);
+    if (col >= p.n) continue;
+    float* c_col = C + col * ldc;
+#pragma unroll
+    for (int h = 0; h < TM / 4; ++h) {
+      const float quad[4] = {acc[4 * h][j], acc[4 * h + 1][j], acc[4 * h + 2][j], acc[4 * h + 3][j]};
+      store_quad(c_col, row0 + interleaved_offset<kLanesM>(0, 4 * h), p.m, quad, alpha, beta, quad_aligned);
+    }
+  }
+}
+
+template <TilemmDoubleBufferConfig kCfg>
+int double_buffer_blocks_per_sm() {
+  static const int blocks =
+      resident_blocks_per_sm(reinterpret_cast<const void*>(&double_buffer_gemm<kCfg, false, false>), kCfg.threads(), 0);
+  return blocks;
+}
+
+// The number of k-slices of a split-K configuration: about one full wave of blocks, each
+// slice at least 16 k-tiles long, at most 32 (split_k_reduce.hpp).
+template <TilemmDoubleBufferConfig kCfg>
+int double_buffer_slices(const GemmProblem& p, int sm_count) {
+  const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn);
+  return split_k_slices(tiles, std::int64_t(sm_count) * double_buffer_blocks_per_sm<kCfg>(), p.k / kCfg.bk, 16, 32);
+}
+
+// Launches the tile grid, split into launches of at most 65535 column tiles and 65535
+// batch items (the grid's y and z limits), each seeing its share as a whole problem.
+// Split-K (batchCount = 1, at most 65535 column tiles: can_implement) launches one grid
+// over the slices and then the in-order reduction.
+template <TilemmDoubleBufferConfig kCfg>
+cudaError_t launch_double_buffer(const GemmProblem& prob, cudaStream_t stream) {
+  constexpr std::int64_t kMaxY = 65535;
+  const GemmParams whole = make_params(prob);
+  const std::int64_t col_tiles = (prob.n + kCfg.bn - 1) / kCfg.bn;
+  DoubleBufferSlices split{prob.k, nullptr};
+  int slices = 1;
+  StreamWorkspace workspace(stream);
+  if constexpr (kCfg.split_k) {
+    slices = double_buffer_slices<kCfg>(prob, device_sm_count());
+    split.k_per_slice = ((prob.k + slices - 1) / slices + kCfg.bk - 1) / kCfg.bk * kCfg.bk;
+    slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
+    const cudaError_t err = workspace.allocate(std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * 4);
+    if (err != cudaSuccess) return err;
+    split.partial = workspace.at<float>();
+  }
+  const cudaError_t launched = dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
+    for (std::int64_t b0 = 0; b0 < prob.batch; b0 += kMaxGridZ) {
+      for (std::int64_t t0 = 0; t0 < col_tiles; t0 += kMaxY) {
+        GemmParams part = whole;
+        const std::int64_t n0 = t0 * kCfg.bn;
+        part.n = std::min(whole.n - n0, kMaxY * kCfg.bn);
+        part.batch = std::min(whole.batch - b0, kMaxGridZ);
+        part.A = whole.A + b0 * whole.stride_a;
+        part.B = whole.B + b0 * whole.stride_b + (kTB ? n0 : n0 * whole.ldb);
+        part.C = whole.C + b0 * whole.stride_c + n0 * whole.ldc;
+        const dim3 grid(ceil_div_u(prob.m, kCfg.bm), ceil_div_u(part.n, kCfg.bn),
+                        static_cast<unsigned>(kCfg.split_k ? slices : part.batch));
+        double_buffer_gemm<kCfg, kTA, kTB><<<grid, kCfg.threads(), 0, stream>>>(part, split);
+        const cudaError_t err = cudaGetLastError();
+        if (err != cudaSuccess) return err;
+      }
+    }
+    return cudaSuccess;
+  });
+  if constexpr (kCfg.split_k) {
+    return workspace.finish(launched == cudaSuccess ? launch_split_k_reduce(prob, split.partial, slices, stream)
+                                                    : launched);
+  }
+  return launched;
+}
+
+template <TilemmDoubleBufferConfig kCfg>
+std::string double_buffer_name() {
+  return "double_buffer." + std::to_string(kCfg.bm) + "x" + std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) +
+         ".w" + std::to_string(kCfg.warp_tile_m()) + "x" + std::to_string(kCfg.warp_tile_n()) + ".t" +
+         std::to_string(kCfg.tm) + "x" + std::to_string(kCfg.tn) + (kCfg.quad_loads ? ".ldg128" : ".ldg32") +
+         (kCfg.split_k ? ".splitk" : "");
+}
+
+// relative_speed: as in cp_async.cu, the configuration's speed on large squares relative
+// to the fastest fp32 configuration (tilemm-bench --tune, docs/ladder.md step 13).
+template <TilemmDoubleBufferConfig kCfg>
+KernelEntry make_double_buffer_entry(double relative_speed) {
+  KernelEntry e;
+  e.name = double_buffer_name<kCfg>();
+  e.family = "double_buffer";
+  e.ladder_step = 13;
+  e.summary = std::string("double-buffered shared tiles fed through registers, fragments read a k-step ahead, ") +
+              std::to_string(kCfg.min_blocks_per_sm) + " blocks per SM (" +
+              (kCfg.quad_loads ? "16-byte loads" : "4-byte loads: any leading dimension") + ")" +
+              (kCfg.split_k ? ", k split across blocks and reduced in order (few-tile problems)" : "");
+  e.dtypes = "fp32";
+  e.min_compute_capability = 75;
+  e.requirements = std::string(kCfg.quad_loads
+                                   ? "A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4"
+                                   : "none") +
+                   (kCfg.split_k ? "; batchCount = 1; a workspace of slices * m * n floats (stream-ordered)" : "");
+  e.arithmetic_intensity = 2.0 * kCfg.bm * kCfg.bn / (4.0 * (kCfg.bm + kCfg.bn));
+  e.auto_eligible = true;
+  e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
+    std::string r = require_fp32(p);
+    if (r.empty()) r = require_compute_capability(dev, 75);
+    if (r.empty() && kCfg.quad_loads) r = require_quad_alignment(p);
+    if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
+    // The k-loop counts tiles in 32 bits.
+    if (r.empty() && p.k / kCfg.bk > 2147483647LL) r = "k must be below 2^31 * " + std::to_string(kCfg.bk);
+    if (r.empty() && kCfg.split_k && p.batch != 1) r = "split-K runs one product at a time (batchCount = 1)";
+    if (r.empty() && kCfg.split_k && (p.n + kCfg.bn - 1) / kCfg.bn > 65535) r = "split-K takes at most 65535 column tiles";
+    return r;
+  };
+  e.launch = launch_double_buffer<kCfg>;
+  e.resources = [] {
+    return KernelResources{reinterpret_cast<const void*>(&double_buffer_gemm<kCfg, false, false>), kCfg.threads(), 0};
+  };
+  // Scored on the cp_async scale: measured speed x wave efficiency x tile fill. Split-K
+  // counts its slices as tiles and pays 0.85 for the partial sums' extra traffic and the
+  // second kernel; with a single slice it is never the choice.
+  e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
+    std::int64_t units = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
+    double split_factor = 1.0;
+    if constexpr (kCfg.split_k) {
+      const int slices = double_buffer_slices<kCfg>(p, dev.sm_count);
+      units *= slices;
+      split_factor = slices > 1 ? 0.85 : 0.5;
+    }
+    const std::int64_t resident = std::int64_t(dev.sm_count) * double_buffer_blocks_per_sm<kCfg>();
+    const double fill = double(p.m) / double(((p.m + kCfg.bm - 1) / kCfg.bm) * kCfg.bm) * double(p.n) /
+                        double(((p.n + kCfg.bn - 1) / kCfg.bn) * kCfg.bn);
+    return 1000.0 + 100.0 * relative_speed * wave_efficiency(units, resident) * fill * split_factor;
+  };
+  return e;
+}
+
+// Registers a configuration with both load widths.
+template <TilemmDoubleBufferConfig kCfg>
+void register_double_buffer_config(Registry& r, double relative_speed_quad, double relative_speed_element) {
+  constexpr auto with_loads = [](bool quad) {
+    TilemmDoubleBufferConfig c = kCfg;
+    c.quad_loads = quad;
+    return c;
+  };
+  r.add(make_double_buffer_entry<with_loads(true)>(relative_speed_quad));
+  r.add(make_double_buffer_entry<with_loads(false)>(relative_speed_element));
+}
+
+}  // namespace tilemm::kernels
+
+namespace tilemm {
+
+// {bm, bn, bk, tm, tn, lanes_m, warps_m, warps_n, (load width, set per entry), min blocks
+// per SM, split-K}.
+void register_double_buffer(Registry& r) {
+  using namespace kernels;
+  register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}>(r, 1.23, 1.10);
+  register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2, true}>(r, 1.23, 1.10);
+}
+
+}  // namespace tilemm
