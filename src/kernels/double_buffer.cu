@@ -74,7 +74,7 @@ struct TilemmDoubleBufferConfig {
   consteval int warp_tile_n() const { return tn * lanes_n(); }
   consteval int threads() const { return 32 * warps_m * warps_n; }
   consteval bool valid() const {
-    return tm % 4 == 0 && tn % 4 == 0 && (lanes_m == 8 || lanes_m == 4 || lanes_m == 2) &&
+    return tm % 4 == 0 && tn % 4 == 0 && (lanes_m == 8 || lanes_m == 4) &&
            bm == warps_m * warp_tile_m() && bn == warps_n * warp_tile_n() && bk % 4 == 0 && threads() <= 1024 &&
            min_blocks_per_sm >= 1;
   }
