@@ -378,30 +378,17 @@ KernelEntry make_cp_async_entry(double relative_speed) {
   e.arithmetic_intensity = double(kCfg.bm) * kCfg.bn / (2.0 * (kCfg.bm + kCfg.bn));
   e.auto_eligible = true;
   e.auto_priority = 1000;
-  // Above every earlier step (priorities < 1000); among the configurations, the
-  // measured speed times the share of the GPU the problem's tiles keep busy, with the
-  // 4-byte copies at the 0.8 of the 16-byte ones measured at 4096^3 (both run only
-  // on aligned problems, where the 16-byte copies win).
-  // Split-K counts its slices as tiles and pays 0.85 for the partial sums' extra
-  // traffic and the second kernel; with a single slice it is never the choice.
-  // Scores are relative throughput estimates: relative speed x wave efficiency x tile
-  // fill (x the split and copy-width factors).
+  // fp32_tile_score (relative speed x wave efficiency x tile fill, split-K's slices as
+  // tiles), with the 4-byte copies at the 0.8 of the 16-byte ones measured at 4096^3 (both
+  // run only on aligned problems, where the 16-byte copies win).
   e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
-    const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
     const std::int64_t resident = std::int64_t(dev.sm_count) * cp_async_blocks_per_sm<kCfg>();
-    double split_factor = 1.0;
-    std::int64_t units = tiles;
+    int slices = 0;
     if constexpr (kCfg.split_k) {
-      const int slices = cp_async_split_k_slices(tiles, resident, p.k, kCfg.bk);
-      units = tiles * slices;
-      split_factor = slices > 1 ? 0.85 : 0.5;
+      const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
+      slices = cp_async_split_k_slices(tiles, resident, p.k, kCfg.bk);
     }
-    const double eff = wave_efficiency(units, resident);
-    // Tile fill: the share of each tile's FFMAs that lands inside the matrix (m = 16 in
-    // a 128-row tile computes 112 rows of zeros).
-    const double fill = double(p.m) / double(((p.m + kCfg.bm - 1) / kCfg.bm) * kCfg.bm) *
-                        double(p.n) / double(((p.n + kCfg.bn - 1) / kCfg.bn) * kCfg.bn);
-    return 1000.0 + 100.0 * relative_speed * eff * fill * split_factor * (kCfg.quad_copies ? 1.0 : 0.8);
+    return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, relative_speed * (kCfg.quad_copies ? 1.0 : 0.8), slices);
   };
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_fp32(p);

@@ -138,6 +138,8 @@ struct StagedTileCopy {
 
   // Loads the current k-tile into the staging registers. kTail: the partial last tile
   // (k_left = k - k0 < BK): elements at kk >= k_left read as zeros and are not touched.
+  // The tail's element k comes from %tid read afresh: keeping the thread's first k live
+  // from init() across the loop spilled on sm_80.
   template <bool kTail>
   __device__ __forceinline__ void load(std::int64_t ld, int k_left) {
 #pragma unroll
@@ -476,21 +478,11 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
   e.resources = [] {
     return KernelResources{reinterpret_cast<const void*>(&double_buffer_gemm<kCfg, false, false>), kCfg.threads(), 0};
   };
-  // Scored on the cp_async scale: measured speed x wave efficiency x tile fill. Split-K
-  // counts its slices as tiles and pays 0.85 for the partial sums' extra traffic and the
-  // second kernel; with a single slice it is never the choice.
+  // Scored on the cp_async scale (fp32_tile_score).
   e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
-    std::int64_t units = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
-    double split_factor = 1.0;
-    if constexpr (kCfg.split_k) {
-      const int slices = double_buffer_slices<kCfg>(p, dev.sm_count);
-      units *= slices;
-      split_factor = slices > 1 ? 0.85 : 0.5;
-    }
     const std::int64_t resident = std::int64_t(dev.sm_count) * double_buffer_blocks_per_sm<kCfg>();
-    const double fill = double(p.m) / double(((p.m + kCfg.bm - 1) / kCfg.bm) * kCfg.bm) * double(p.n) /
-                        double(((p.n + kCfg.bn - 1) / kCfg.bn) * kCfg.bn);
-    return 1000.0 + 100.0 * relative_speed * wave_efficiency(units, resident) * fill * split_factor;
+    const int slices = kCfg.split_k ? double_buffer_slices<kCfg>(p, dev.sm_count) : 0;
+    return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, relative_speed, slices);
   };
   return e;
 }

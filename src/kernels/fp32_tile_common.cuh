@@ -203,6 +203,26 @@ __device__ __forceinline__ OperandView operand_b(const GemmParams& p, std::int64
 
 // ---- host side: the launch and registry entry every block-tiled fp32 kernel shares ----
 
+// auto's score for the block-tiled fp32 kernels that compete on one scale (cp_async,
+// double_buffer): above every earlier step's priority (< 1000), then relative speed x wave
+// efficiency x tile fill, a relative throughput estimate. Tile fill is the share of each
+// tile's FFMAs that lands inside the matrix (m = 16 in a 128-row tile computes 112 rows of
+// zeros). Split-K (split_slices > 0) counts its slices as tiles and pays 0.85 for the
+// partial sums' extra traffic and the second kernel; with a single slice it is never the
+// choice (0.5).
+inline double fp32_tile_score(const GemmProblem& p, int bm, int bn, std::int64_t resident_blocks,
+                              double relative_speed, int split_slices) {
+  const std::int64_t tiles_m = (p.m + bm - 1) / bm, tiles_n = (p.n + bn - 1) / bn;
+  std::int64_t units = tiles_m * tiles_n * p.batch;
+  double split_factor = 1.0;
+  if (split_slices > 0) {
+    units *= split_slices;
+    split_factor = split_slices > 1 ? 0.85 : 0.5;
+  }
+  const double fill = double(p.m) / double(tiles_m * bm) * double(p.n) / double(tiles_n * bn);
+  return 1000.0 + 100.0 * relative_speed * wave_efficiency(units, resident_blocks) * fill * split_factor;
+}
+
 // The problem's ops as a type, so that a generic lambda can name the kernel
 // instantiation for them: [](auto ops) { return kernel<cfg, decltype(ops)::a, decltype(ops)::b>; }.
 template <bool kTransA, bool kTransB>
