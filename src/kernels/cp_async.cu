@@ -36,10 +36,10 @@
 // buffered at both levels fit in 128 registers, two blocks per SM.
 #include <mutex>
 
+#include "kernels/cp_async_tiles.cuh"
 #include "kernels/fp32_tile_common.cuh"
 #include "kernels/split_k_reduce.hpp"
 #include "kernels/workspace.hpp"
-#include "ptx/cp_async.cuh"
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
 
@@ -65,55 +65,6 @@ struct TilemmCpAsyncConfig {
 };
 
 namespace tilemm::kernels {
-
-// Shared-memory geometry of one operand tile (X = BM or BN rows along x).
-template <int X, int BK, bool kXContig>
-struct CpAsyncTileLayout {
-  // x-contiguous: [BK][X]; k-contiguous: [X][BK + 4].
-  static constexpr int kPitch = kXContig ? X : BK + 4;
-  static constexpr int kFloats = kXContig ? BK * X : X * (BK + 4);
-  __device__ static constexpr int offset(int x, int kk) { return kXContig ? kk * kPitch + x : x * kPitch + kk; }
-};
-
-// Issues the copies of one X x BK operand tile at (x0, k0) into smem. Each thread
-// issues a compile-time number of copies whose coordinates are its first copy's plus
-// constants (tile_item_coords), so few registers stay live across the k-loop.
-template <int X, int BK, int kThreads, bool kXContig, bool kQuad>
-__device__ __forceinline__ void issue_tile_copies(float* smem, const OperandView& g, std::int64_t x0,
-                                                  std::int64_t k0, int tid) {
-  using L = CpAsyncTileLayout<X, BK, kXContig>;
-  constexpr int kWidth = kQuad ? 4 : 1;  // elements per copy, along the contiguous direction
-  constexpr int kLead = (kXContig ? X : BK) / kWidth;
-  constexpr int kCopies = X * BK / kWidth;
-  static_assert(kCopies % kThreads == 0, "every thread issues the same number of copies");
-#pragma unroll
-  for (int pass = 0; pass < kCopies / kThreads; ++pass) {
-    int lead, other;
-    tile_item_coords<kLead, kThreads>(tid, pass, lead, other);
-    lead *= kWidth;
-    const int x = kXContig ? lead : other;
-    const int kk = kXContig ? other : lead;
-    // Opaque coordinates: computed afresh at each k-tile rather than hoisted out of the
-    // k-loop into registers that would stay live next to the accumulators.
-    const std::int64_t gx = hoist_barrier(x0 + x), gk = hoist_barrier(k0 + kk);
-    const std::int64_t lead_left = kXContig ? g.extent_x - gx : g.extent_k - gk;
-    const bool other_inside = kXContig ? gk < g.extent_k : gx < g.extent_x;
-    const int bytes = other_inside ? 4 * int(lead_left < 0 ? 0 : (lead_left > kWidth ? kWidth : lead_left)) : 0;
-    const float* src = bytes > 0 ? g.ptr + operand_offset<kXContig>(gx, gk, g.ld) : g.ptr;
-    if constexpr (kQuad) {
-      ptx::cp_async_cg_16(smem + L::offset(x, kk), src, bytes);
-    } else {
-      ptx::cp_async_ca_4(smem + L::offset(x, kk), src, bytes);
-    }
-  }
-}
-
-// The 8 x-coordinates (within the warp tile) of a thread's fragment of one operand.
-// x-contiguous: two runs of 4 (16-byte reads); k-contiguous: lane-interleaved rows.
-template <bool kXContig, int kLanes>
-__device__ __forceinline__ constexpr int fragment_x(int lane_x, int i) {
-  return kXContig ? interleaved_offset<kLanes>(lane_x, i) : lane_x + kLanes * i;
-}
 
 // k-contiguous operands: a thread's 8 rows, kW consecutive k each (one LDS.64 or
 // LDS.128 per row), kept in registers for kW k-steps: frag[i][c] = operand(x(i), k + c).
@@ -145,13 +96,6 @@ template <TilemmCpAsyncConfig kCfg, bool kTransA, bool kTransB>
 constexpr int cp_async_min_blocks() {
   return (kCfg.quad_copies && !(kTransA && !kTransB)) ? kCfg.min_blocks_per_sm : 1;
 }
-
-// Split-K: grid z walks slices of k_per_slice (a multiple of BK) instead of batch items,
-// and each slice writes its raw partial m x n product to partial + slice * m * n.
-struct SplitKSlices {
-  std::int64_t k_per_slice;
-  float* partial;
-};
 
 template <TilemmCpAsyncConfig kCfg, bool kTransA, bool kTransB>
 __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTransA, kTransB>()))
@@ -313,8 +257,7 @@ cudaError_t launch_cp_async(const GemmProblem& prob, cudaStream_t stream) {
     const std::int64_t tiles = ((prob.m + kCfg.bm - 1) / kCfg.bm) * ((prob.n + kCfg.bn - 1) / kCfg.bn);
     slices = cp_async_split_k_slices(tiles, std::int64_t(device_sm_count()) * cp_async_blocks_per_sm<kCfg>(),
                                      prob.k, kCfg.bk);
-    const std::int64_t tiles_per_slice = ((prob.k + slices - 1) / slices + kCfg.bk - 1) / kCfg.bk;
-    split.k_per_slice = tiles_per_slice * kCfg.bk;
+    split.k_per_slice = split_k_slice_length(prob.k, slices, kCfg.bk);
     slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
     const cudaError_t err = workspace.allocate(std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * 4);
     if (err != cudaSuccess) return err;

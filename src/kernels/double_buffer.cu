@@ -403,7 +403,7 @@ cudaError_t launch_double_buffer(const GemmProblem& prob, cudaStream_t stream) {
   StreamWorkspace workspace(stream);
   if constexpr (kCfg.split_k) {
     slices = double_buffer_slices<kCfg>(prob, device_sm_count());
-    split.k_per_slice = ((prob.k + slices - 1) / slices + kCfg.bk - 1) / kCfg.bk * kCfg.bk;
+    split.k_per_slice = split_k_slice_length(prob.k, slices, kCfg.bk);
     slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
     const cudaError_t err = workspace.allocate(std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * 4);
     if (err != cudaSuccess) return err;

@@ -1,5 +1,6 @@
-// Split-K, shared by the families that use it (cp_async, wgmma): how many k-slices a
-// problem gets, and the pass that sums the slices' partial products into C.
+// Split-K, shared by the families that use it (cp_async, double_buffer, skinny_splitk,
+// wgmma): how many k-slices a problem gets, how long they are, and the pass that sums the
+// slices' partial products into C.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +21,20 @@ inline int split_k_slices(std::int64_t tiles, std::int64_t resident_blocks, std:
   const std::int64_t by_depth = k_tiles / min_k_tiles;
   return int(std::clamp<std::int64_t>(std::min(by_occupancy, by_depth), 1, max_slices));
 }
+
+// The length of each k-slice when k is cut into about `slices` slices: a multiple of bk,
+// so every slice but the last is whole k-tiles. The slice count the launch then needs is
+// ceil(k / length), which may be below `slices`.
+inline std::int64_t split_k_slice_length(std::int64_t k, int slices, int bk) {
+  return ((k + slices - 1) / slices + bk - 1) / bk * bk;
+}
+
+// What a split-K kernel receives: grid z walks slices of k_per_slice instead of batch
+// items, and each slice writes its raw partial m x n product to partial + slice * m * n.
+struct SplitKSlices {
+  std::int64_t k_per_slice;
+  float* partial;
+};
 
 // C = alpha * (sum of the slices) + beta * C for a problem with batchCount = 1, where
 // `partial` holds `slices` unscaled fp32 m x n products (column-major, ld m). The slices

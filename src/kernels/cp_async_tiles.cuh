@@ -1,0 +1,62 @@
+// Operand tiles copied into shared memory with cp.async, in storage order (the copy
+// engine cannot transpose), and the x-coordinates of a thread's fragment in them: the
+// shared pieces of the cp.async-fed FP32 kernels (cp_async.cu, skinny_splitk.cu).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/fp32_tile_common.cuh"
+#include "ptx/cp_async.cuh"
+
+namespace tilemm::kernels {
+
+// Shared-memory geometry of one operand tile (X = BM or BN rows along x).
+template <int X, int BK, bool kXContig>
+struct CpAsyncTileLayout {
+  // x-contiguous: [BK][X]; k-contiguous: [X][BK + 4].
+  static constexpr int kPitch = kXContig ? X : BK + 4;
+  static constexpr int kFloats = kXContig ? BK * X : X * (BK + 4);
+  __device__ static constexpr int offset(int x, int kk) { return kXContig ? kk * kPitch + x : x * kPitch + kk; }
+};
+
+// Issues the copies of one X x BK operand tile at (x0, k0) into smem. Each thread
+// issues a compile-time number of copies whose coordinates are its first copy's plus
+// constants (tile_item_coords), so few registers stay live across the k-loop.
+template <int X, int BK, int kThreads, bool kXContig, bool kQuad>
+__device__ __forceinline__ void issue_tile_copies(float* smem, const OperandView& g, std::int64_t x0,
+                                                  std::int64_t k0, int tid) {
+  using L = CpAsyncTileLayout<X, BK, kXContig>;
+  constexpr int kWidth = kQuad ? 4 : 1;  // elements per copy, along the contiguous direction
+  constexpr int kLead = (kXContig ? X : BK) / kWidth;
+  constexpr int kCopies = X * BK / kWidth;
+  static_assert(kCopies % kThreads == 0, "every thread issues the same number of copies");
+#pragma unroll
+  for (int pass = 0; pass < kCopies / kThreads; ++pass) {
+    int lead, other;
+    tile_item_coords<kLead, kThreads>(tid, pass, lead, other);
+    lead *= kWidth;
+    const int x = kXContig ? lead : other;
+    const int kk = kXContig ? other : lead;
+    // Opaque coordinates: computed afresh at each k-tile rather than hoisted out of the
+    // k-loop into registers that would stay live next to the accumulators.
+    const std::int64_t gx = hoist_barrier(x0 + x), gk = hoist_barrier(k0 + kk);
+    const std::int64_t lead_left = kXContig ? g.extent_x - gx : g.extent_k - gk;
+    const bool other_inside = kXContig ? gk < g.extent_k : gx < g.extent_x;
+    const int bytes = other_inside ? 4 * int(lead_left < 0 ? 0 : (lead_left > kWidth ? kWidth : lead_left)) : 0;
+    const float* src = bytes > 0 ? g.ptr + operand_offset<kXContig>(gx, gk, g.ld) : g.ptr;
+    if constexpr (kQuad) {
+      ptx::cp_async_cg_16(smem + L::offset(x, kk), src, bytes);
+    } else {
+      ptx::cp_async_ca_4(smem + L::offset(x, kk), src, bytes);
+    }
+  }
+}
+
+// The 8 x-coordinates (within the warp tile) of a thread's fragment of one operand.
+// x-contiguous: two runs of 4 (16-byte reads); k-contiguous: lane-interleaved rows.
+template <bool kXContig, int kLanes>
+__device__ __forceinline__ constexpr int fragment_x(int lane_x, int i) {
+  return kXContig ? interleaved_offset<kLanes>(lane_x, i) : lane_x + kLanes * i;
+}
+
+}  // namespace tilemm::kernels
