@@ -134,6 +134,15 @@ inline int resident_blocks_per_sm(const void* kernel, int threads, std::int64_t 
   return n > 0 ? n : 1;
 }
 
+// Above 48 KB a kernel must opt in to its dynamic shared memory: done once per kernel (a
+// function-local static), returning that call's result every time.
+template <auto kKernel>
+cudaError_t opt_in_dynamic_smem(std::int64_t bytes) {
+  static const cudaError_t result =
+      cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+  return result;
+}
+
 // true when ptr is a multiple of `bytes` (the launchers' alignment rules).
 inline bool aligned_to(const void* ptr, std::int64_t bytes) {
   return reinterpret_cast<std::uintptr_t>(ptr) % std::uintptr_t(bytes) == 0;

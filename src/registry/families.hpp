@@ -14,6 +14,7 @@ void register_conflict_free(Registry& r);
 void register_warptile(Registry& r);
 void register_cp_async(Registry& r);
 void register_double_buffer(Registry& r);
+void register_skinny_splitk(Registry& r);
 void register_mma_sync(Registry& r);
 void register_wgmma(Registry& r);
 

@@ -97,6 +97,7 @@ void register_all_kernels(Registry& r) {
   register_warptile(r);
   register_cp_async(r);
   register_double_buffer(r);
+  register_skinny_splitk(r);
   register_mma_sync(r);
   register_wgmma(r);
 }
