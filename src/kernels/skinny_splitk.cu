@@ -28,7 +28,8 @@
 // 7.1 FLOP/B, CGMA 28 (op(A), 256 KB for k = 4096, is re-read from L2 by every column tile).
 // Prediction for 16 x 11008 x 4096 NN on an H200: B at ~90% of copy bandwidth, ~48 us, plus
 // the partial sums (4 slices x 0.7 MB written and read) and the split-K pass: ~52 us, about
-// 1.8x cuBLAS. Larger m re-reads B once per 16 rows: from m = 32 on, the tile kernels win.
+// 1.8x cuBLAS. Larger m re-reads B once per 16 rows: somewhere between m = 17 and 32 the
+// square tiles' split-K takes over (auto's score decides; to be measured).
 // Copy widths: `.cp16` needs 16-byte aligned A and B with lda, ldb multiples of 4; `.cp4`
 // takes any leading dimension. Borders: copies past the matrix zero-fill (cp.async with
 // src-size 0), so no thread tests a border inside the k-loop.
@@ -58,7 +59,8 @@ struct TilemmSkinnySplitKConfig {
   consteval int warp_k() const { return bk / warps; }
   consteval bool valid() const {
     return bm % 4 == 0 && tn % 4 == 0 && bk % warps == 0 && warp_k() % 4 == 0 && stages >= 2 && stages <= 8 &&
-           (bm * bk / 4) % threads() == 0 && (bn() * bk / 4) % threads() == 0 && min_blocks_per_sm >= 1;
+           (bm * bk / 4) % threads() == 0 && (bn() * bk / 4) % threads() == 0 && (bm * bn()) % threads() == 0 &&
+           min_blocks_per_sm >= 1;
   }
 };
 
