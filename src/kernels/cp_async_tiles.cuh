@@ -1,5 +1,6 @@
 // Operand tiles copied into shared memory with cp.async, in storage order (the copy
-// engine cannot transpose), and the x-coordinates of a thread's fragment in them: the
+// engine cannot transpose), with bounds (issue_tile_copies) or without for tiles inside
+// the matrix (InteriorTileCopy), and the x-coordinates of a thread's fragment in them: the
 // shared pieces of the cp.async-fed FP32 kernels (cp_async.cu, skinny_splitk.cu).
 #pragma once
 
@@ -51,6 +52,43 @@ __device__ __forceinline__ void issue_tile_copies(float* smem, const OperandView
     }
   }
 }
+
+// The 16-byte copies of X x BK operand tiles that lie wholly inside the matrix, for a
+// kernel that streams many of them along k: the thread's first source address is computed
+// once (init), and each copy of a later tile is that address plus constants (t tiles along
+// k, p passes across), one add where issue_tile_copies spends ~35 instructions on
+// coordinates, bounds and byte counts. The caller issues a tile this way only when it is
+// inside: x0 + X <= extent_x and its k-range inside extent_k; others take
+// issue_tile_copies. Needs 16-byte aligned columns (require_quad_alignment).
+template <int X, int BK, int kThreads, bool kXContig>
+struct InteriorTileCopy {
+  using L = CpAsyncTileLayout<X, BK, kXContig>;
+  static constexpr int kLead = (kXContig ? X : BK) / 4;  // quads along the contiguous direction
+  static_assert(kThreads % kLead == 0 && (X * BK / 4) % kThreads == 0, "constant offsets between passes");
+  static constexpr int kPasses = X * BK / 4 / kThreads;
+  static constexpr int kAcross = kThreads / kLead;  // lines (rows of storage) between a thread's passes
+
+  const float* src;  // the thread's pass 0 of tile 0
+  int dst;           // its offset in a stage
+
+  __device__ __forceinline__ void init(const OperandView& g, std::int64_t x0, std::int64_t k0, int tid) {
+    int lead, other;
+    tile_item_coords<kLead, kThreads>(tid, 0, lead, other);
+    const int x = kXContig ? 4 * lead : other;
+    const int kk = kXContig ? other : 4 * lead;
+    src = g.ptr + operand_offset<kXContig>(x0 + x, k0 + kk, g.ld);
+    dst = L::offset(x, kk);
+  }
+
+  // Tile t (t * BK further along k) into `stage`; ld is the operand's leading dimension.
+  __device__ __forceinline__ void issue(float* stage, std::int64_t t, std::int64_t ld) const {
+    const float* tile = src + t * (kXContig ? BK * ld : std::int64_t(BK));
+#pragma unroll
+    for (int pass = 0; pass < kPasses; ++pass) {
+      ptx::cp_async_cg_16(stage + dst + pass * kAcross * L::kPitch, tile + pass * kAcross * ld, 16);
+    }
+  }
+};
 
 // The 8 x-coordinates (within the warp tile) of a thread's fragment of one operand.
 // x-contiguous: two runs of 4 (16-byte reads); k-contiguous: lane-interleaved rows.

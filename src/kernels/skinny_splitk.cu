@@ -108,31 +108,58 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   a.extent_k = b.extent_k = std::min(p.k, k_begin + split.k_per_slice);  // copies past the slice zero-fill
   const std::int64_t k_tiles = (a.extent_k - k_begin + BK - 1) / BK;
 
-  const auto issue_stage = [&](std::int64_t t) {
-    float* const stage = smem + int(t % S) * kStageFloats;
+  // The tiles of an operand whose x-range lies inside the matrix, up to the slice's last
+  // whole k-tile, take the copies without bounds (InteriorTileCopy): with bounds, the 9
+  // copies per thread and stage were ~300 of the k-loop's 854 instructions. The others
+  // (the last column tile, m not a multiple of 16, a partial last k-tile, 4-byte copies)
+  // check every copy. TN keeps op(A)'s bounded copy (one per stage): with both operands
+  // k-contiguous, the extra live pointer spills at 168 registers.
+  constexpr bool kAInside = kCfg.quad_copies && !(kTransA && !kTransB);
+  const std::int64_t whole_tiles = (a.extent_k - k_begin) / BK;
+  InteriorTileCopy<BM, BK, kCfg.threads(), kAXContig> a_inside;
+  InteriorTileCopy<BN, BK, kCfg.threads(), kBXContig> b_inside;
+  a_inside.init(a, m0, k_begin, tid);
+  b_inside.init(b, n0, k_begin, tid);
+  const std::int64_t a_inside_tiles = kAInside && m0 + BM <= p.m ? whole_tiles : 0;
+  const std::int64_t b_inside_tiles = kCfg.quad_copies && n0 + BN <= p.n ? whole_tiles : 0;
+  // Tile t of the slice into ring buffer s.
+  const auto issue_stage = [&](std::int64_t t, int s) {
+    float* const stage_a = smem + s * kStageFloats;
+    float* const stage_b = stage_a + LA::kFloats;
     const std::int64_t k0 = k_begin + t * BK;
-    issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage, a, m0, k0, tid);
-    issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage + LA::kFloats, b, n0, k0, tid);
+    if (t < a_inside_tiles) {
+      a_inside.issue(stage_a, t, p.lda);
+    } else {
+      issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a, a, m0, k0, tid);
+    }
+    if (t < b_inside_tiles) {
+      b_inside.issue(stage_b, t, p.ldb);
+    } else {
+      issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b, b, n0, k0, tid);
+    }
   };
 
   // Prologue: S - 1 stages in flight, one commit group each (empty groups past the last
   // tile keep the count uniform for wait_group).
 #pragma unroll
   for (int s = 0; s < S - 1; ++s) {
-    if (s < k_tiles) issue_stage(s);
+    if (s < k_tiles) issue_stage(s, s);
     ptx::cp_async_commit_group();
   }
 
   float acc[BM][TN] = {};
+  int read_stage = 0, write_stage = S - 1;  // ring buffers of tiles kt and kt + S - 1
   for (std::int64_t kt = 0; kt < k_tiles; ++kt) {
     // Stage kt has landed, and every warp is done with the buffer the next copies refill.
     ptx::cp_async_wait_group<S - 2>();
     __syncthreads();
-    if (kt + S - 1 < k_tiles) issue_stage(kt + S - 1);
+    if (kt + S - 1 < k_tiles) issue_stage(kt + S - 1, write_stage);
     ptx::cp_async_commit_group();
+    write_stage = write_stage == S - 1 ? 0 : write_stage + 1;
 
-    const float* const As = smem + int(kt % S) * kStageFloats;
+    const float* const As = smem + read_stage * kStageFloats;
     const float* const Bs = As + LA::kFloats;
+    read_stage = read_stage == S - 1 ? 0 : read_stage + 1;
 #pragma unroll
     for (int run = 0; run < KW; run += 4) {
       const int kk = warp * KW + run;
