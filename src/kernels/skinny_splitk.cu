@@ -36,6 +36,7 @@
 // Requirements: compute capability 8.0 (cp.async); batchCount = 1; a workspace of
 // slices * m * n floats.
 #include <algorithm>
+#include <utility>
 
 #include "kernels/cp_async_tiles.cuh"
 #include "kernels/fp32_tile_common.cuh"
@@ -84,10 +85,12 @@ constexpr std::int64_t skinny_splitk_smem_bytes() {
 }
 
 // One block per (m tile, n tile, k-slice) = blockIdx (x, y, z); writes its raw partial
-// product to split.partial + z * m * n (column-major, ld m).
+// product to split.partial + z * m * n: column-major (ld m), or, with store_transposed
+// (p is the transposed product, see skinny_orientation), row-major (ld n), which is the
+// column-major layout of the caller's C.
 template <TilemmSkinnySplitKConfig kCfg, bool kTransA, bool kTransB>
 __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
-    skinny_splitk_gemm(GemmParams p, SplitKSlices split) {
+    skinny_splitk_gemm(GemmParams p, SplitKSlices split, bool store_transposed) {
   static_assert(kCfg.valid());
   constexpr int BM = kCfg.bm, BN = kCfg.bn(), BK = kCfg.bk, TN = kCfg.tn, S = kCfg.stages, KW = kCfg.warp_k();
   constexpr bool kAXContig = !kTransA;
@@ -239,18 +242,20 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   }
   __syncthreads();
 
-  // Element e = (row e % BM, column e / BM) of the tile: consecutive threads write
-  // consecutive rows of a column of the partial product (ld m).
+  // Consecutive threads write consecutive addresses of the partial product: element
+  // e = (row e % BM, column e / BM) of the tile down a column (ld m), or, stored
+  // transposed, e = (row e / BN, column e % BN) along a row (ld n).
   float* const out = split.partial + std::int64_t(blockIdx.z) * p.m * p.n;
 #pragma unroll
   for (int pass = 0; pass < BM * BN / kCfg.threads(); ++pass) {
     const int e = tid + pass * kCfg.threads();
-    const int i = e % BM, c = e / BM;
+    const int i = store_transposed ? e / BN : e % BM;
+    const int c = store_transposed ? e % BN : e / BM;
     float sum = sums[c * RP + i];
 #pragma unroll
     for (int w = 1; w < kCfg.warps; ++w) sum += sums[(w * BN + c) * RP + i];
     const std::int64_t gi = m0 + i, gj = n0 + c;
-    if (gi < p.m && gj < p.n) out[gi + gj * p.m] = sum;
+    if (gi < p.m && gj < p.n) out[store_transposed ? gj + gi * p.n : gi + gj * p.m] = sum;
   }
 }
 
@@ -259,6 +264,30 @@ int skinny_splitk_blocks_per_sm() {
   static const int blocks = resident_blocks_per_sm(reinterpret_cast<const void*>(&skinny_splitk_gemm<kCfg, true, false>),
                                                    kCfg.threads(), skinny_splitk_smem_bytes<kCfg, true, false>());
   return blocks;
+}
+
+// The product the kernel computes: the side with fewer elements on the tile's BM rows.
+// With fewer columns than rows (n < m: PyTorch's decode step reaches cuBLAS as
+// m = 11008 outputs by n = 16 tokens, TN) that is C^T = op(B)^T op(A)^T: B's storage read
+// with the other op as the first operand, A's as the second. The kernel then stores its
+// partial sums transposed, in C's layout, and the split-K pass reads the caller's problem.
+// Only the operands, ops and shape change; C, alpha and beta are the split-K pass's.
+GemmProblem skinny_orientation(const GemmProblem& p) {
+  if (p.n >= p.m) return p;
+  GemmProblem t = p;
+  const auto flip = [](Op op) { return op == Op::N ? Op::T : Op::N; };
+  std::swap(t.m, t.n);
+  t.opa = flip(p.opb);
+  t.A = p.B;
+  t.lda = p.ldb;
+  t.stride_a = p.stride_b;
+  t.a_type = p.b_type;
+  t.opb = flip(p.opa);
+  t.B = p.A;
+  t.ldb = p.lda;
+  t.stride_b = p.stride_a;
+  t.b_type = p.a_type;
+  return t;
 }
 
 // k-slices: about one wave of blocks, each slice at least 8 stages long (the partial
@@ -270,7 +299,9 @@ int skinny_splitk_slices(const GemmProblem& p, int sm_count) {
 }
 
 template <TilemmSkinnySplitKConfig kCfg>
-cudaError_t launch_skinny_splitk(const GemmProblem& prob, cudaStream_t stream) {
+cudaError_t launch_skinny_splitk(const GemmProblem& caller, cudaStream_t stream) {
+  const GemmProblem prob = skinny_orientation(caller);
+  const bool store_transposed = prob.m != caller.m;
   const GemmParams params = make_params(prob);
   SplitKSlices split{split_k_slice_length(prob.k, skinny_splitk_slices<kCfg>(prob, device_sm_count()), kCfg.bk),
                      nullptr};
@@ -286,10 +317,10 @@ cudaError_t launch_skinny_splitk(const GemmProblem& prob, cudaStream_t stream) {
     constexpr std::int64_t smem = skinny_splitk_smem_bytes<kCfg, kTA, kTB>();
     const cudaError_t opted_in = opt_in_dynamic_smem<kernel>(smem);
     if (opted_in != cudaSuccess) return opted_in;
-    kernel<<<grid, kCfg.threads(), smem, stream>>>(params, split);
+    kernel<<<grid, kCfg.threads(), smem, stream>>>(params, split, store_transposed);
     return cudaGetLastError();
   });
-  return workspace.finish(launched == cudaSuccess ? launch_split_k_reduce(prob, split.partial, slices, stream)
+  return workspace.finish(launched == cudaSuccess ? launch_split_k_reduce(caller, split.partial, slices, stream)
                                                   : launched);
 }
 
@@ -308,7 +339,7 @@ KernelEntry make_skinny_splitk_entry(double relative_speed) {
   e.family = "skinny_splitk";
   e.ladder_step = 14;
   e.summary = std::string("all ") + std::to_string(kCfg.bm) + " rows in every thread's tile, B streamed once through a " +
-              std::to_string(kCfg.stages) + "-stage cp.async ring, k split across warps and blocks (few-row problems" +
+              std::to_string(kCfg.stages) + "-stage cp.async ring, k split across warps and blocks (few rows or, transposed, few columns" +
               (kCfg.quad_copies ? ")" : "; 4-byte copies: any leading dimension)");
   e.dtypes = "fp32";
   e.min_compute_capability = 80;
@@ -319,12 +350,13 @@ KernelEntry make_skinny_splitk_entry(double relative_speed) {
   e.arithmetic_intensity = double(kCfg.bm) * kCfg.bn() / (2.0 * (kCfg.bm + kCfg.bn()));
   e.auto_eligible = true;
   e.auto_priority = 1000;
-  // Full tiles only where m is a multiple of bm: the tile fill of fp32_tile_score is what
-  // makes this entry the choice for m <= 16 and the square tiles the choice from m ~ 32.
-  e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
+  // Scored in the orientation it runs (skinny_orientation): the tile fill of
+  // fp32_tile_score (full tiles only where the short side is a multiple of bm) is what
+  // makes this entry the choice for a short side up to 32 and the square tiles beyond.
+  e.auto_score = [relative_speed](const GemmProblem& caller, const DeviceInfo& dev) {
+    const GemmProblem p = skinny_orientation(caller);
     const std::int64_t resident = std::int64_t(dev.sm_count) * skinny_splitk_blocks_per_sm<kCfg>();
-    return fp32_tile_score(p, kCfg.bm, kCfg.bn(), resident, relative_speed * (kCfg.quad_copies ? 1.0 : 0.8),
-                           skinny_splitk_slices<kCfg>(p, dev.sm_count));
+    return fp32_tile_score(p, kCfg.bm, kCfg.bn(), resident, relative_speed, skinny_splitk_slices<kCfg>(p, dev.sm_count));
   };
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_fp32(p);
@@ -336,8 +368,11 @@ KernelEntry make_skinny_splitk_entry(double relative_speed) {
     }
     if (r.empty() && kCfg.quad_copies) r = require_quad_alignment(p);
     if (r.empty() && p.batch != 1) r = "split-K runs one product at a time (batchCount = 1)";
-    if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
-    if (r.empty() && (p.n + kCfg.bn() - 1) / kCfg.bn() > 65535) r = "at most 65535 column tiles";
+    const GemmProblem t = skinny_orientation(p);
+    if (r.empty() && (t.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
+    if (r.empty() && (t.n + kCfg.bn() - 1) / kCfg.bn() > 65535) {
+      r = "at most 65535 column tiles (" + std::to_string(kCfg.bn()) + " columns of the longer of m and n each)";
+    }
     return r;
   };
   e.launch = launch_skinny_splitk<kCfg>;
@@ -355,12 +390,14 @@ namespace tilemm {
 // {bm, tn, bk, warps, stages, copy width, min blocks per SM}. Three stages of 16 x 128 x 32
 // (at most 62 KB with both operands k-contiguous) let three blocks, 12 warps, share an SM
 // with 170 registers per thread.
-// Relative speed 0.5 on cp_async's scale is a prediction (a 16-row tile re-reads B for
-// every 16 rows): enough for auto to prefer it where the square tiles' fill is 1/4 or less
-// (m <= 16 against 64-row tiles), not yet measured.
+// Relative speeds on cp_async's scale, from an H200 (docs/ladder.md, step 14): at
+// 16 x 11008 x 4096 NN .cp16 took 0.066 ms, cp_async's split-K entry 0.162 (2.5x; the tile
+// fills alone, 1 against 1/4, would make it 4x at equal speed); .cp16 stayed ahead up to
+// m = 32 (1.45x), tied at m = 48 and lost at m = 64 (0.79x). 0.7 puts auto's switch
+// between m = 32 and 48. .cp4 ran 16 x 11008 x 4096 at 0.095 ms, 0.69x of .cp16: 0.5.
 void register_skinny_splitk(Registry& r) {
   using namespace kernels;
-  r.add(make_skinny_splitk_entry<TilemmSkinnySplitKConfig{16, 4, 32, 4, 3, true, 3}>(0.5));
+  r.add(make_skinny_splitk_entry<TilemmSkinnySplitKConfig{16, 4, 32, 4, 3, true, 3}>(0.7));
   r.add(make_skinny_splitk_entry<TilemmSkinnySplitKConfig{16, 4, 32, 4, 4, false, 2}>(0.5));
 }
 
