@@ -1,5 +1,6 @@
-// Family "skinny_splitk": products with few rows (m <= 16, as in one decoding step through
-// a language model's projection, 16 x 11008 x 4096) whose time is reading B once.
+// Family "skinny_splitk": products with few rows or few columns (16, as in one decoding
+// step through a language model's projection, 16 x 11008 x 4096) whose time is reading
+// the long operand once.
 //
 // Why the square-tile kernels lose here: m = 16, n = 11008, k = 4096 is 1.44 GFLOP on
 // 180 MB of B. Its floors on an H200: 1.44 GFLOP / 66.9 TFLOP/s = 22 us of FFMA, and
@@ -26,10 +27,13 @@
 // 64 * TN FFMA. Per block and stage: (BM + BN) * BK * 4 bytes from global memory (18 KB
 // for 16 x 128 x 32) for 2 * BM * BN * BK FLOP: intensity BM * BN / (2 * (BM + BN)) =
 // 7.1 FLOP/B, CGMA 28 (op(A), 256 KB for k = 4096, is re-read from L2 by every column tile).
-// Prediction for 16 x 11008 x 4096 NN on an H200: B at ~90% of copy bandwidth, ~48 us, plus
-// the partial sums (4 slices x 0.7 MB written and read) and the split-K pass: ~52 us, about
-// 1.8x cuBLAS. Larger m re-reads B once per 16 rows: somewhere between m = 17 and 32 the
-// square tiles' split-K takes over (auto's score decides; to be measured).
+// Predicted for 16 x 11008 x 4096 NN on an H200: B at ~90% of copy bandwidth, ~52 us with
+// the partial sums, 1.8x cuBLAS. Measured: 65.6 us, 1.43x (B read at 3.1 TB/s; 1.4-1.8x
+// over the decode shapes, docs/ladder.md step 14). A 16-row tile re-reads B once per 16
+// rows: the square tiles' split-K takes over between m = 32 and 48 (measured).
+// Few columns (n < m) run as the transposed product with the partial sums stored
+// transposed (skinny_orientation), so 11008 x 16 x 4096 TN, a decode step as PyTorch
+// calls a column-major BLAS, takes the same path.
 // Copy widths: `.cp16` needs 16-byte aligned A and B with lda, ldb multiples of 4; `.cp4`
 // takes any leading dimension. Borders: copies past the matrix zero-fill (cp.async with
 // src-size 0), so no thread tests a border inside the k-loop.
