@@ -88,6 +88,34 @@ constexpr std::int64_t skinny_splitk_smem_bytes() {
   return 4 * std::max(kCfg.stages * stage, sums);
 }
 
+// f[i][c] = X(x_of(i), kk + c) for a run of 4 k from a CpAsyncTileLayout tile L, in
+// 16-byte reads: of four neighbouring x when the tile is x-contiguous (x_of(4g + r) must
+// be x_of(4g) + r), else of the four k of one x.
+template <class L, bool kXContig, int N, class XOf>
+__device__ __forceinline__ void load_k_run(float (&f)[N][4], const float* tile, int kk, XOf x_of) {
+  if constexpr (kXContig) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+#pragma unroll
+      for (int g = 0; g < N / 4; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(tile + L::offset(x_of(4 * g), kk + c));
+        f[4 * g + 0][c] = v.x;
+        f[4 * g + 1][c] = v.y;
+        f[4 * g + 2][c] = v.z;
+        f[4 * g + 3][c] = v.w;
+      }
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const float4 v = *reinterpret_cast<const float4*>(tile + L::offset(x_of(i), kk));
+      f[i][0] = v.x;
+      f[i][1] = v.y;
+      f[i][2] = v.z;
+      f[i][3] = v.w;
+    }
+  }
+}
+
 // One block per (m tile, n tile, k-slice) = blockIdx (x, y, z); writes its raw partial
 // product to split.partial + z * m * n: column-major (ld m), or, with store_transposed
 // (p is the transposed product, see skinny_orientation), row-major (ld n), which is the
@@ -172,54 +200,13 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
       const int kk = warp * KW + run;
       // fa[i][c] = op(A)(m0 + i, kk + c): the same addresses in every lane (broadcast).
       float fa[BM][4];
-      if constexpr (kAXContig) {
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-#pragma unroll
-          for (int q = 0; q < BM / 4; ++q) {
-            const float4 v = *reinterpret_cast<const float4*>(As + LA::offset(4 * q, kk + c));
-            fa[4 * q + 0][c] = v.x;
-            fa[4 * q + 1][c] = v.y;
-            fa[4 * q + 2][c] = v.z;
-            fa[4 * q + 3][c] = v.w;
-          }
-      } else {
-#pragma unroll
-        for (int i = 0; i < BM; ++i) {
-          const float4 v = *reinterpret_cast<const float4*>(As + LA::offset(i, kk));
-          fa[i][0] = v.x;
-          fa[i][1] = v.y;
-          fa[i][2] = v.z;
-          fa[i][3] = v.w;
-        }
-      }
+      load_k_run<LA, kAXContig>(fa, As, kk, [](int i) { return i; });
       // fb[j][c] = op(B)(n0 + column j of the lane, kk + c): four neighbouring columns
       // per 16-byte read when B is x-contiguous (the warp reads 512 contiguous bytes),
       // else columns 32 apart, each read as a run of 4 k (rows 36 floats apart: 8
       // distinct 4-bank groups per quarter-warp).
       float fb[TN][4];
-      if constexpr (kBXContig) {
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-#pragma unroll
-          for (int g = 0; g < TN / 4; ++g) {
-            const float4 v =
-                *reinterpret_cast<const float4*>(Bs + LB::offset(fragment_x<true, 32>(lane, 4 * g), kk + c));
-            fb[4 * g + 0][c] = v.x;
-            fb[4 * g + 1][c] = v.y;
-            fb[4 * g + 2][c] = v.z;
-            fb[4 * g + 3][c] = v.w;
-          }
-      } else {
-#pragma unroll
-        for (int j = 0; j < TN; ++j) {
-          const float4 v = *reinterpret_cast<const float4*>(Bs + LB::offset(fragment_x<false, 32>(lane, j), kk));
-          fb[j][0] = v.x;
-          fb[j][1] = v.y;
-          fb[j][2] = v.z;
-          fb[j][3] = v.w;
-        }
-      }
+      load_k_run<LB, kBXContig>(fb, Bs, kk, [lane](int j) { return fragment_x<kBXContig, 32>(lane, j); });
 #pragma unroll
       for (int c = 0; c < 4; ++c)
 #pragma unroll
