@@ -257,7 +257,7 @@ int skinny_splitk_blocks_per_sm() {
   return blocks;
 }
 
-// The product the kernel computes: the side with fewer elements on the tile's BM rows.
+// The product the kernel computes: the shorter of m and n on the tile's BM rows.
 // With fewer columns than rows (n < m: PyTorch's decode step reaches cuBLAS as
 // m = 11008 outputs by n = 16 tokens, TN) that is C^T = op(B)^T op(A)^T: B's storage read
 // with the other op as the first operand, A's as the second. The kernel then stores its
