@@ -53,6 +53,7 @@
 #include <algorithm>
 
 #include "kernels/fp32_tile_common.cuh"
+#include "kernels/repack.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "kernels/workspace.hpp"
 #include "ptx/special_registers.cuh"
@@ -435,29 +436,44 @@ cudaError_t launch_double_buffer(const GemmProblem& prob, cudaStream_t stream) {
   return launched;
 }
 
-template <TilemmDoubleBufferConfig kCfg>
+template <TilemmDoubleBufferConfig kCfg, bool kRepack>
 std::string double_buffer_name() {
   return "double_buffer." + std::to_string(kCfg.bm) + "x" + std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) +
          ".w" + std::to_string(kCfg.warp_tile_m()) + "x" + std::to_string(kCfg.warp_tile_n()) + ".t" +
          std::to_string(kCfg.tm) + "x" + std::to_string(kCfg.tn) + (kCfg.quad_loads ? ".ldg128" : ".ldg32") +
-         (kCfg.split_k ? ".splitk" : "");
+         (kCfg.split_k ? ".splitk" : "") + (kRepack ? ".repack" : "");
+}
+
+// auto's estimate of the share of a `.repack` call spent in the kernel: copying `bytes`
+// (read and written once each) against 2mnk FLOPs, at 16 FLOP per byte of DRAM traffic
+// (the FFMA machine balance of an H100/H200: ~67 TFLOP/s against ~4 TB/s).
+inline double repack_kernel_share(const GemmProblem& p, std::int64_t bytes) {
+  constexpr double kFlopPerByte = 16.0;
+  const double copy_flops = kFlopPerByte * 2.0 * double(bytes);
+  return p.flops() / (p.flops() + copy_flops);
 }
 
 // relative_speed: as in cp_async.cu, the configuration's speed on large squares relative
 // to the fastest fp32 configuration (tilemm-bench --tune, docs/ladder.md step 13).
-template <TilemmDoubleBufferConfig kCfg>
+// kRepack (16-byte loads only): operands that are not 16-byte aligned are first copied into
+// an aligned workspace (repack.hpp), so any leading dimension runs the 16-byte loads.
+template <TilemmDoubleBufferConfig kCfg, bool kRepack = false>
 KernelEntry make_double_buffer_entry(double relative_speed) {
+  static_assert(!kRepack || (kCfg.quad_loads && !kCfg.split_k));
   KernelEntry e;
-  e.name = double_buffer_name<kCfg>();
+  e.name = double_buffer_name<kCfg, kRepack>();
   e.family = "double_buffer";
   e.ladder_step = 13;
   e.summary = std::string("double-buffered shared tiles fed through registers, fragments read a k-step ahead, ") +
               std::to_string(kCfg.min_blocks_per_sm) + " blocks per SM (" +
               (kCfg.quad_loads ? "16-byte loads" : "4-byte loads: any leading dimension") + ")" +
-              (kCfg.split_k ? ", k split across blocks and reduced in order (few-tile problems)" : "");
+              (kCfg.split_k ? ", k split across blocks and reduced in order (few-tile problems)" : "") +
+              (kRepack ? ", operands that are not 16-byte aligned copied first into an aligned workspace" : "");
   e.dtypes = "fp32";
   e.min_compute_capability = 75;
-  e.requirements = std::string(kCfg.quad_loads
+  e.requirements = std::string(kRepack ? "a workspace for each operand that is not 16-byte aligned with ld a "
+                                         "multiple of 4: ld' x columns floats, ld' rounded up (stream-ordered)"
+                               : kCfg.quad_loads
                                    ? "A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4"
                                    : "none") +
                    (kCfg.split_k ? "; batchCount = 1; a workspace of slices * m * n floats (stream-ordered)" : "");
@@ -466,7 +482,7 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_fp32(p);
     if (r.empty()) r = require_compute_capability(dev, 75);
-    if (r.empty() && kCfg.quad_loads) r = require_quad_alignment(p);
+    if (r.empty() && kCfg.quad_loads && !kRepack) r = require_quad_alignment(p);
     if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
     // The k-loop counts tiles in 32 bits.
     if (r.empty() && p.k / kCfg.bk > 2147483647LL) r = "k must be below 2^31 * " + std::to_string(kCfg.bk);
@@ -474,7 +490,15 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
     if (r.empty() && kCfg.split_k && (p.n + kCfg.bn - 1) / kCfg.bn > 65535) r = "split-K takes at most 65535 column tiles";
     return r;
   };
-  e.launch = launch_double_buffer<kCfg>;
+  if constexpr (kRepack) {
+    e.launch = [](const GemmProblem& p, cudaStream_t stream) {
+      return launch_with_aligned_operands(p, 4, false, false, stream, [stream](const GemmProblem& q) {
+        return launch_double_buffer<kCfg>(q, stream);
+      });
+    };
+  } else {
+    e.launch = launch_double_buffer<kCfg>;
+  }
   e.resources = [] {
     return KernelResources{reinterpret_cast<const void*>(&double_buffer_gemm<kCfg, false, false>), kCfg.threads(), 0};
   };
@@ -482,7 +506,13 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
   e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t resident = std::int64_t(dev.sm_count) * double_buffer_blocks_per_sm<kCfg>();
     const int slices = kCfg.split_k ? double_buffer_slices<kCfg>(p, dev.sm_count) : 0;
-    return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, relative_speed, slices);
+    double speed = relative_speed;
+    if constexpr (kRepack) {
+      // Aligned operands: the plain entry runs the same kernel without the check.
+      const AlignedOperandsPlan plan = plan_aligned_operands(p, 4, false, false);
+      speed *= plan.bytes == 0 ? 0.99 : repack_kernel_share(p, plan.bytes);
+    }
+    return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, speed, slices);
   };
   return e;
 }
@@ -508,6 +538,7 @@ namespace tilemm {
 void register_double_buffer(Registry& r) {
   using namespace kernels;
   register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}>(r, 1.23, 1.10);
+  r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}, true>(1.23));
   register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2, true}>(r, 1.23, 1.10);
 }
 

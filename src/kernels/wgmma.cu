@@ -60,6 +60,7 @@
 
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
+#include "kernels/repack.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "kernels/workspace.hpp"
 #include "ptx/atomic.cuh"
@@ -1000,168 +1001,17 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
 //
 // The TMA needs 16-byte-aligned bases and strides; lda = 4093 gives neither. Rather than
 // leave the tensor cores for scalar loads (mma_sync's .ldg2 runs at a fifth of wgmma's
-// speed), such an operand is first copied, as stored, into a stream-ordered workspace
-// whose leading dimension is rounded up to 16 bytes and whose batch stride is
-// ld' x columns: one pass over the operand (4 bytes per 16-bit element moved, about
-// 40 us for both 4093^2 operands) buys the wgmma kernel (about 230 us at 4093^3).
-// tf32 wgmma also needs both operands K-major: an operand stored the other way (A for
-// op N, B for op T) is transposed into the workspace instead (4 x 4 blocks per thread,
-// loads and stores both coalesced), and the product runs as TN.
-// An operand the TMA can read as it is is used in place.
-
-constexpr int kRepackThreads = 256;
-
-// One thread per 16 destination bytes (8 halves or 4 floats), read one element at a time
-// (the source column may start at any element); rows past the operand are zero.
-template <class E>
-__global__ void __launch_bounds__(kRepackThreads)
-    repack_rows_aligned16(const E* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
-                          std::int64_t batches, E* dst, std::int64_t dst_ld, std::int64_t dst_stride) {
-  constexpr int kPer = 16 / sizeof(E);
-  const std::int64_t r0 = (std::int64_t(blockIdx.x) * kRepackThreads + threadIdx.x) * kPer;
-  if (r0 >= dst_ld) return;
-  for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
-    for (std::int64_t c = blockIdx.y; c < cols; c += gridDim.y) {
-      const E* in = src + b * stride + c * ld;
-      union {
-        uint4 chunk;
-        E e[kPer];
-      } v;
-#pragma unroll
-      for (int i = 0; i < kPer; ++i) v.e[i] = r0 + i < rows ? in[r0 + i] : E(0);
-      *reinterpret_cast<uint4*>(dst + b * dst_stride + c * dst_ld + r0) = v.chunk;
-    }
-}
-
-// dst(c, r) = src(r, c) for 4-byte elements (tf32 operands), through registers: each
-// thread moves a 4 x 4 block, reading 4 columns of src 4 rows deep (one 16-byte load
-// each when src is 16-byte aligned with ld a multiple of 4, else 4 scalar loads) and
-// writing 4 columns of dst 4 deep (always one 16-byte store: the workspace is aligned).
-// A warp is 8 lanes along c by 4 along r, so each load instruction reads 8 runs of 64
-// contiguous bytes and each store writes 4 runs of 128: every sector fully used, no
-// shared memory, 64 bytes in flight per thread. Measured on the H200 at 8192^2, a 32 x 32
-// shared-memory tile with 4 loads per thread moved ~2 TB/s (261 us), a 64 x 64 one with 16
-// ~1.7 TB/s (310 us). dst rows run along src columns up to dst_ld (padding written as zeros).
-constexpr int kTransposeThreads = 256;
-constexpr int kTransposeRowsPerBlock = 128;  // 8 warps of 16 rows
-constexpr int kTransposeColsPerBlock = 32;
-
-template <bool kVectorLoads>
-__global__ void __launch_bounds__(kTransposeThreads)
-    transpose_4x4_blocks(const unsigned* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                         std::int64_t stride, std::int64_t batches, unsigned* dst, std::int64_t dst_ld,
-                         std::int64_t dst_stride) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const std::int64_t r = std::int64_t(blockIdx.x) * kTransposeRowsPerBlock + warp * 16 + (lane / 8) * 4;
-  for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
-    for (std::int64_t c = std::int64_t(blockIdx.y) * kTransposeColsPerBlock + (lane % 8) * 4; c < dst_ld;
-         c += std::int64_t(gridDim.y) * kTransposeColsPerBlock) {
-      const unsigned* in = src + b * stride;
-      unsigned v[4][4];  // v[e][i] = src(r + i, c + e)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const unsigned* column = in + (c + e) * ld + r;
-        if (kVectorLoads && c + e < cols && r + 3 < rows) {
-          const uint4 q = *reinterpret_cast<const uint4*>(column);
-          v[e][0] = q.x;
-          v[e][1] = q.y;
-          v[e][2] = q.z;
-          v[e][3] = q.w;
-        } else {
-#pragma unroll
-          for (int i = 0; i < 4; ++i) v[e][i] = c + e < cols && r + i < rows ? column[i] : 0u;
-        }
-      }
-      unsigned* out = dst + b * dst_stride;
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-        if (r + i < rows) {
-          *reinterpret_cast<uint4*>(out + (r + i) * dst_ld + c) = make_uint4(v[0][i], v[1][i], v[2][i], v[3][i]);
-        }
-    }
-}
-
-// The aligned (and possibly transposed) copy of one operand: its shape as stored in the
-// workspace, leading dimension, batch stride and size.
-struct RepackedOperand {
-  bool transpose;
-  std::int64_t rows, cols, ld, stride, batches, bytes;
-};
-
-inline RepackedOperand plan_repack(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t batch,
-                                   std::int64_t element_bytes, bool transpose) {
-  RepackedOperand r{};
-  r.transpose = transpose;
-  r.rows = transpose ? cols : rows;
-  r.cols = transpose ? rows : cols;
-  const std::int64_t per16 = 16 / element_bytes;
-  r.ld = (std::max<std::int64_t>(r.rows, 1) + per16 - 1) / per16 * per16;
-  r.batches = batch <= 1 || stride == 0 ? 1 : batch;
-  r.stride = r.batches == 1 ? 0 : r.ld * r.cols;
-  r.bytes = r.ld * r.cols * r.batches * element_bytes;
-  return r;
-}
-
-template <class E>
-cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
-                           std::int64_t stride, const RepackedOperand& r, void* dst, cudaStream_t stream) {
-  const auto* in = static_cast<const E*>(src);
-  auto* out = static_cast<E*>(dst);
-  if constexpr (sizeof(E) == 4) {  // only tf32 operands are transposed
-    if (r.transpose) {
-      const dim3 grid(ceil_div_u(rows, kTransposeRowsPerBlock),
-                      static_cast<unsigned>(std::min<std::int64_t>(
-                          (r.ld + kTransposeColsPerBlock - 1) / kTransposeColsPerBlock, 65535)),
-                      grid_z_for(r.batches));
-      const auto kernel = columns_aligned16(src, ld, stride, r.batches, 4) ? transpose_4x4_blocks<true>
-                                                                           : transpose_4x4_blocks<false>;
-      kernel<<<grid, kTransposeThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld, r.stride);
-      return cudaGetLastError();
-    }
-  }
-  constexpr std::int64_t kPer = 16 / sizeof(E);
-  const dim3 grid(ceil_div_u(r.ld / kPer, kRepackThreads), static_cast<unsigned>(std::min<std::int64_t>(cols, 65535)),
-                  grid_z_for(r.batches));
-  repack_rows_aligned16<E><<<grid, kRepackThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld,
-                                                                r.stride);
-  return cudaGetLastError();
-}
-
+// speed), such an operand is first copied into an aligned workspace (repack.hpp): one
+// pass over the operand (4 bytes per 16-bit element moved, about 40 us for both 4093^2
+// operands) buys the wgmma kernel (about 230 us at 4093^3). tf32 wgmma also needs both
+// operands K-major: an operand stored the other way (A for op N, B for op T) is
+// transposed into the workspace instead, and the product runs as TN.
 template <TilemmWgmmaConfig kCfg>
 cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) {
-  constexpr std::int64_t es = kCfg.element_bytes();
-  using E = std::conditional_t<es == 2, unsigned short, unsigned>;
   constexpr bool kTf32 = kCfg.input == TilemmMmaInput::TF32;
-  const bool transpose_a = kTf32 && prob.opa == Op::N;
-  const bool transpose_b = kTf32 && prob.opb == Op::T;
-  const bool repack_a = transpose_a || !columns_aligned16(prob.A, prob.lda, prob.stride_a, prob.batch, es);
-  const bool repack_b = transpose_b || !columns_aligned16(prob.B, prob.ldb, prob.stride_b, prob.batch, es);
-  if (!repack_a && !repack_b) return launch_wgmma<kCfg>(prob, stream);
-  const RepackedOperand ra = plan_repack(prob.a_rows(), prob.a_cols(), prob.stride_a, prob.batch, es, transpose_a);
-  const RepackedOperand rb = plan_repack(prob.b_rows(), prob.b_cols(), prob.stride_b, prob.batch, es, transpose_b);
-  const std::int64_t a_bytes = repack_a ? (ra.bytes + 255) / 256 * 256 : 0;
-  const std::int64_t total = a_bytes + (repack_b ? rb.bytes : 0);
-  StreamWorkspace workspace(stream);
-  cudaError_t err = workspace.allocate(std::size_t(total));
-  if (err != cudaSuccess) return err;
-  GemmProblem q = prob;
-  if (repack_a) {
-    err = enqueue_repack<E>(prob.A, prob.a_rows(), prob.a_cols(), prob.lda, prob.stride_a, ra, workspace.at(), stream);
-    q.A = workspace.at();
-    q.lda = ra.ld;
-    q.stride_a = ra.stride;
-    if (transpose_a) q.opa = Op::T;
-  }
-  if (err == cudaSuccess && repack_b) {
-    err = enqueue_repack<E>(prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.stride_b, rb,
-                            workspace.at(std::size_t(a_bytes)), stream);
-    q.B = workspace.at(std::size_t(a_bytes));
-    q.ldb = rb.ld;
-    q.stride_b = rb.stride;
-    if (transpose_b) q.opb = Op::N;
-  }
-  if (err == cudaSuccess) err = launch_wgmma<kCfg>(q, stream);
-  return workspace.finish(err);
+  return launch_with_aligned_operands(prob, kCfg.element_bytes(), kTf32 && prob.opa == Op::N,
+                                      kTf32 && prob.opb == Op::T, stream,
+                                      [stream](const GemmProblem& q) { return launch_wgmma<kCfg>(q, stream); });
 }
 
 template <TilemmWgmmaConfig kCfg, bool kRepack>

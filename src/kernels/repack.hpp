@@ -1,0 +1,56 @@
+// Operands copied into an aligned workspace, for kernels whose loads need what the
+// caller's matrices do not give: the TMA (wgmma) and the 16-byte loads of the fp32
+// kernels need 16-byte-aligned bases and leading dimensions; lda = 4093 gives neither.
+// Such an operand is first copied, as stored, into a stream-ordered workspace whose
+// leading dimension is rounded up to 16 bytes and whose batch stride is ld' x columns:
+// one pass over the operand for a kernel that then runs at its aligned speed. An operand
+// can also be transposed on the way (tf32 wgmma reads both operands K-major). An operand
+// the kernel can read as it is is used in place.
+// Not a ladder step: the `.repack` entries of wgmma and double_buffer call it.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "core/problem.hpp"
+#include "kernels/workspace.hpp"
+
+namespace tilemm::kernels {
+
+// Which operands of a problem get an aligned (or transposed) copy, and the workspace
+// bytes for them.
+struct AlignedOperandsPlan {
+  bool repack_a = false, repack_b = false;
+  bool transpose_a = false, transpose_b = false;
+  std::int64_t a_bytes = 0;  // B's copy starts here (256-byte aligned)
+  std::int64_t bytes = 0;
+};
+
+// element_bytes: 2 (fp16/bf16) or 4 (fp32, tf32); transposing is for 4-byte elements.
+AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t element_bytes, bool transpose_a,
+                                          bool transpose_b);
+
+// Enqueues the copies of `plan` into `workspace` and returns the problem that reads them
+// (transposed operands have their op flipped).
+cudaError_t enqueue_aligned_operands(const GemmProblem& p, std::int64_t element_bytes,
+                                     const AlignedOperandsPlan& plan, void* workspace, cudaStream_t stream,
+                                     GemmProblem* aligned);
+
+// Runs launch(q), where q is p with every operand that is not 16-byte aligned (or that
+// transpose_x asks to be transposed) replaced by its copy in a stream-ordered workspace.
+template <class Launch>
+cudaError_t launch_with_aligned_operands(const GemmProblem& p, std::int64_t element_bytes, bool transpose_a,
+                                         bool transpose_b, cudaStream_t stream, Launch&& launch) {
+  const AlignedOperandsPlan plan = plan_aligned_operands(p, element_bytes, transpose_a, transpose_b);
+  if (!plan.repack_a && !plan.repack_b) return launch(p);
+  StreamWorkspace workspace(stream);
+  cudaError_t err = workspace.allocate(std::size_t(plan.bytes));
+  if (err != cudaSuccess) return err;
+  GemmProblem q = p;
+  err = enqueue_aligned_operands(p, element_bytes, plan, workspace.at(), stream, &q);
+  if (err == cudaSuccess) err = launch(q);
+  return workspace.finish(err);
+}
+
+}  // namespace tilemm::kernels
