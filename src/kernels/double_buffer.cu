@@ -492,7 +492,12 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
   };
   if constexpr (kRepack) {
     e.launch = [](const GemmProblem& p, cudaStream_t stream) {
-      return launch_with_aligned_operands(p, 4, false, false, stream, [stream](const GemmProblem& q) {
+      // An operand that is copied anyway is transposed on the way where that makes the
+      // product NN, the kernel's fastest layout (4096^3: NN 49.2 TFLOP/s, NT 47.2, TN 47.5).
+      const AlignedOperandsPlan copies = plan_aligned_operands(p, 4, false, false);
+      const bool transpose_a = copies.repack_a && p.opa == Op::T && p.opb == Op::N;
+      const bool transpose_b = copies.repack_b && p.opa == Op::N && p.opb == Op::T;
+      return launch_with_aligned_operands(p, 4, transpose_a, transpose_b, stream, [stream](const GemmProblem& q) {
         return launch_double_buffer<kCfg>(q, stream);
       });
     };
