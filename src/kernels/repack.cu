@@ -146,31 +146,31 @@ AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t ele
 cudaError_t enqueue_aligned_operands(const GemmProblem& p, std::int64_t element_bytes,
                                      const AlignedOperandsPlan& plan, void* workspace, cudaStream_t stream,
                                      GemmProblem* aligned) {
-  const auto enqueue = [&](auto element) {
-    using E = decltype(element);
-    cudaError_t err = cudaSuccess;
-    if (plan.repack_a) {
-      const RepackedOperand ra =
-          plan_repack(p.a_rows(), p.a_cols(), p.stride_a, p.batch, element_bytes, plan.transpose_a);
-      err = enqueue_repack<E>(p.A, p.a_rows(), p.a_cols(), p.lda, p.stride_a, ra, workspace, stream);
-      aligned->A = workspace;
-      aligned->lda = ra.ld;
-      aligned->stride_a = ra.stride;
-      if (plan.transpose_a) aligned->opa = p.opa == Op::N ? Op::T : Op::N;
-    }
-    if (err == cudaSuccess && plan.repack_b) {
-      void* const at = static_cast<char*>(workspace) + plan.a_bytes;
-      const RepackedOperand rb =
-          plan_repack(p.b_rows(), p.b_cols(), p.stride_b, p.batch, element_bytes, plan.transpose_b);
-      err = enqueue_repack<E>(p.B, p.b_rows(), p.b_cols(), p.ldb, p.stride_b, rb, at, stream);
-      aligned->B = at;
-      aligned->ldb = rb.ld;
-      aligned->stride_b = rb.stride;
-      if (plan.transpose_b) aligned->opb = p.opb == Op::N ? Op::T : Op::N;
-    }
+  // One operand (stored rows x cols, ld, batch stride) copied to dst, and the fields of
+  // `aligned` that describe it pointed at the copy.
+  const auto copy = [&](const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
+                        bool transpose, void* dst, const void** data, std::int64_t* dst_ld, std::int64_t* dst_stride,
+                        Op* op) {
+    const RepackedOperand r = plan_repack(rows, cols, stride, p.batch, element_bytes, transpose);
+    const cudaError_t err = element_bytes == 2 ? enqueue_repack<unsigned short>(src, rows, cols, ld, stride, r, dst, stream)
+                                               : enqueue_repack<unsigned>(src, rows, cols, ld, stride, r, dst, stream);
+    *data = dst;
+    *dst_ld = r.ld;
+    *dst_stride = r.stride;
+    if (transpose) *op = *op == Op::N ? Op::T : Op::N;
     return err;
   };
-  return element_bytes == 2 ? enqueue(static_cast<unsigned short>(0)) : enqueue(0u);
+  cudaError_t err = cudaSuccess;
+  if (plan.repack_a) {
+    err = copy(p.A, p.a_rows(), p.a_cols(), p.lda, p.stride_a, plan.transpose_a, workspace, &aligned->A,
+               &aligned->lda, &aligned->stride_a, &aligned->opa);
+  }
+  if (err == cudaSuccess && plan.repack_b) {
+    err = copy(p.B, p.b_rows(), p.b_cols(), p.ldb, p.stride_b, plan.transpose_b,
+               static_cast<char*>(workspace) + plan.a_bytes, &aligned->B, &aligned->ldb, &aligned->stride_b,
+               &aligned->opb);
+  }
+  return err;
 }
 
 }  // namespace tilemm::kernels
