@@ -43,7 +43,10 @@
 // strides) multiples of 4; `.ldg32` loads single elements and takes any leading
 // dimension (lda = 4093). `.splitk` entries cut k into slices for problems with too few
 // tiles to fill the GPU (1000^3: 64 tiles for 264 block slots) and sum the slices in
-// order (split_k_reduce.hpp), so the result is deterministic.
+// order (split_k_reduce.hpp), so the result is deterministic. `.ldg128.repack` copies
+// operands that are not 16-byte aligned into an aligned workspace first (repack.hpp) and
+// transposes one operand of a large enough NT or TN product into NN, the fastest layout
+// (4093^3: 0.91-0.995x cuBLAS in every layout, against .ldg32's 0.85-0.93x).
 // Requirements: the width's; split-K: batchCount = 1; static shared memory
 // 2 * BK * (BM + BN + 8) * 4 B.
 // Measured (H200, docs/ladder.md step 13): 0.96-0.97x cuBLAS SGEMM at 4096^3 / 8192^3 NN;
@@ -444,13 +447,35 @@ std::string double_buffer_name() {
          (kCfg.split_k ? ".splitk" : "") + (kRepack ? ".repack" : "");
 }
 
-// auto's estimate of the share of a `.repack` call spent in the kernel: copying `bytes`
-// (read and written once each) against 2mnk FLOPs, at 16 FLOP per byte of DRAM traffic
-// (the FFMA machine balance of an H100/H200: ~67 TFLOP/s against ~4 TB/s).
-inline double repack_kernel_share(const GemmProblem& p, std::int64_t bytes) {
-  constexpr double kFlopPerByte = 16.0;
-  const double copy_flops = kFlopPerByte * 2.0 * double(bytes);
-  return p.flops() / (p.flops() + copy_flops);
+// What the `.repack` entry does with a problem: it copies the operands that are not
+// 16-byte aligned, and transposes one operand of an NT or TN product (turning it into NN,
+// the kernel's fastest layout: 4096^3 NN 49.2 TFLOP/s, NT 47.2, TN 47.5, 8192^3 50.0,
+// 47.7, 47.9) where the estimate says the gain pays for the copy. `speed` estimates the
+// call's speed relative to the `.ldg128` kernel on the caller's layout: the kernel's share
+// of the call, 2mnk / (2mnk + copy cost), times the layout gain. The copy cost counts the
+// bytes each copy reads and writes at 16 FLOP per byte (the FFMA machine balance of an
+// H100/H200: ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it moved ~2.4 TB/s).
+struct DoubleBufferRepackChoice {
+  bool transpose_a = false, transpose_b = false;
+  double speed = 0.0;
+};
+
+inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p) {
+  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0, kNNGain = 1.04;
+  const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) {
+    const double b_bytes = double(plan.bytes - plan.a_bytes);
+    const double copy_flops = 2.0 * (double(plan.a_bytes) * (plan.transpose_a ? kTransposeFlopPerByte : kCopyFlopPerByte) +
+                                     b_bytes * (plan.transpose_b ? kTransposeFlopPerByte : kCopyFlopPerByte));
+    return gain * p.flops() / (p.flops() + copy_flops);
+  };
+  DoubleBufferRepackChoice choice;
+  choice.speed = speed_of(plan_aligned_operands(p, 4, false, false), 1.0);
+  const bool nt = p.opa == Op::N && p.opb == Op::T, tn = p.opa == Op::T && p.opb == Op::N;
+  if (nt || tn) {
+    const double to_nn = speed_of(plan_aligned_operands(p, 4, tn, nt), kNNGain);
+    if (to_nn > choice.speed) choice = {tn, nt, to_nn};
+  }
+  return choice;
 }
 
 // relative_speed: as in cp_async.cu, the configuration's speed on large squares relative
@@ -492,14 +517,9 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
   };
   if constexpr (kRepack) {
     e.launch = [](const GemmProblem& p, cudaStream_t stream) {
-      // An operand that is copied anyway is transposed on the way where that makes the
-      // product NN, the kernel's fastest layout (4096^3: NN 49.2 TFLOP/s, NT 47.2, TN 47.5).
-      const AlignedOperandsPlan copies = plan_aligned_operands(p, 4, false, false);
-      const bool transpose_a = copies.repack_a && p.opa == Op::T && p.opb == Op::N;
-      const bool transpose_b = copies.repack_b && p.opa == Op::N && p.opb == Op::T;
-      return launch_with_aligned_operands(p, 4, transpose_a, transpose_b, stream, [stream](const GemmProblem& q) {
-        return launch_double_buffer<kCfg>(q, stream);
-      });
+      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p);
+      return launch_with_aligned_operands(p, 4, choice.transpose_a, choice.transpose_b, stream,
+                                          [stream](const GemmProblem& q) { return launch_double_buffer<kCfg>(q, stream); });
     };
   } else {
     e.launch = launch_double_buffer<kCfg>;
@@ -513,9 +533,10 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
     const int slices = kCfg.split_k ? double_buffer_slices<kCfg>(p, dev.sm_count) : 0;
     double speed = relative_speed;
     if constexpr (kRepack) {
-      // Aligned operands: the plain entry runs the same kernel without the check.
-      const AlignedOperandsPlan plan = plan_aligned_operands(p, 4, false, false);
-      speed *= plan.bytes == 0 ? 0.99 : repack_kernel_share(p, plan.bytes);
+      // Nothing to copy: the plain entry runs the same kernel without the check.
+      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p);
+      const bool copies = choice.transpose_a || choice.transpose_b || plan_aligned_operands(p, 4, false, false).bytes > 0;
+      speed *= copies ? choice.speed : 0.99;
     }
     return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, speed, slices);
   };
