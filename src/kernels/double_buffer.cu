@@ -456,6 +456,8 @@ std::string double_buffer_name() {
 // bytes each copy reads and writes at 16 FLOP per byte (the FFMA machine balance of an
 // H100/H200: ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it moved ~2.4 TB/s).
 struct DoubleBufferRepackChoice {
+  bool copies = false;  // some operand is copied (else the call is the plain `.ldg128`)
+  bool aligned = false;  // both operands could be read in place: any copy is for the layout
   bool transpose_a = false, transpose_b = false;
   double speed = 0.0;
 };
@@ -464,16 +466,25 @@ inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p
   constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0, kNNGain = 1.04;
   const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) {
     const double b_bytes = double(plan.bytes - plan.a_bytes);
-    const double copy_flops = 2.0 * (double(plan.a_bytes) * (plan.transpose_a ? kTransposeFlopPerByte : kCopyFlopPerByte) +
-                                     b_bytes * (plan.transpose_b ? kTransposeFlopPerByte : kCopyFlopPerByte));
+    const double copy_flops =
+        2.0 * (double(plan.a_bytes) * (plan.transpose_a ? kTransposeFlopPerByte : kCopyFlopPerByte) +
+               b_bytes * (plan.transpose_b ? kTransposeFlopPerByte : kCopyFlopPerByte));
     return gain * p.flops() / (p.flops() + copy_flops);
   };
+  const AlignedOperandsPlan straight = plan_aligned_operands(p, 4, false, false);
   DoubleBufferRepackChoice choice;
-  choice.speed = speed_of(plan_aligned_operands(p, 4, false, false), 1.0);
+  choice.aligned = !straight.repack_a && !straight.repack_b;
+  choice.copies = !choice.aligned;
+  choice.speed = speed_of(straight, 1.0);
   const bool nt = p.opa == Op::N && p.opb == Op::T, tn = p.opa == Op::T && p.opb == Op::N;
   if (nt || tn) {
     const double to_nn = speed_of(plan_aligned_operands(p, 4, tn, nt), kNNGain);
-    if (to_nn > choice.speed) choice = {tn, nt, to_nn};
+    if (to_nn > choice.speed) {
+      choice.copies = true;
+      choice.transpose_a = tn;
+      choice.transpose_b = nt;
+      choice.speed = to_nn;
+    }
   }
   return choice;
 }
@@ -481,7 +492,8 @@ inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p
 // relative_speed: as in cp_async.cu, the configuration's speed on large squares relative
 // to the fastest fp32 configuration (tilemm-bench --tune, docs/ladder.md step 13).
 // kRepack (16-byte loads only): operands that are not 16-byte aligned are first copied into
-// an aligned workspace (repack.hpp), so any leading dimension runs the 16-byte loads.
+// an aligned workspace (repack.hpp), so any leading dimension runs the 16-byte loads, and
+// large NT and TN products run as NN (double_buffer_repack_choice).
 template <TilemmDoubleBufferConfig kCfg, bool kRepack = false>
 KernelEntry make_double_buffer_entry(double relative_speed) {
   static_assert(!kRepack || (kCfg.quad_loads && !kCfg.split_k));
@@ -493,11 +505,14 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
               std::to_string(kCfg.min_blocks_per_sm) + " blocks per SM (" +
               (kCfg.quad_loads ? "16-byte loads" : "4-byte loads: any leading dimension") + ")" +
               (kCfg.split_k ? ", k split across blocks and reduced in order (few-tile problems)" : "") +
-              (kRepack ? ", operands that are not 16-byte aligned copied first into an aligned workspace" : "");
+              (kRepack ? ", operands that are not 16-byte aligned copied first into an aligned workspace, "
+                         "large NT and TN products run as NN after transposing one operand"
+                       : "");
   e.dtypes = "fp32";
   e.min_compute_capability = 75;
-  e.requirements = std::string(kRepack ? "a workspace for each operand that is not 16-byte aligned with ld a "
-                                         "multiple of 4: ld' x columns floats, ld' rounded up (stream-ordered)"
+  e.requirements = std::string(kRepack ? "a workspace for each operand copied (not 16-byte aligned with ld a "
+                                         "multiple of 4, or transposed): ld' x columns floats, ld' rounded up to 4 "
+                                         "(stream-ordered); aligned operands fall back to no copy if it cannot be had"
                                : kCfg.quad_loads
                                    ? "A and B 16-byte aligned, lda and ldb (and batch strides) multiples of 4"
                                    : "none") +
@@ -512,14 +527,21 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
     // The k-loop counts tiles in 32 bits.
     if (r.empty() && p.k / kCfg.bk > 2147483647LL) r = "k must be below 2^31 * " + std::to_string(kCfg.bk);
     if (r.empty() && kCfg.split_k && p.batch != 1) r = "split-K runs one product at a time (batchCount = 1)";
-    if (r.empty() && kCfg.split_k && (p.n + kCfg.bn - 1) / kCfg.bn > 65535) r = "split-K takes at most 65535 column tiles";
+    if (r.empty() && kCfg.split_k && (p.n + kCfg.bn - 1) / kCfg.bn > 65535)
+      r = "split-K takes at most 65535 column tiles";
     return r;
   };
   if constexpr (kRepack) {
     e.launch = [](const GemmProblem& p, cudaStream_t stream) {
       const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p);
-      return launch_with_aligned_operands(p, 4, choice.transpose_a, choice.transpose_b, stream,
-                                          [stream](const GemmProblem& q) { return launch_double_buffer<kCfg>(q, stream); });
+      const cudaError_t err = launch_with_aligned_operands(
+          p, 4, choice.transpose_a, choice.transpose_b, stream,
+          [stream](const GemmProblem& q) { return launch_double_buffer<kCfg>(q, stream); });
+      // The transposing copy of aligned operands is an option, not a need: without memory
+      // for it the kernel reads them in place.
+      if (err != cudaErrorMemoryAllocation || !choice.aligned) return err;
+      cudaGetLastError();
+      return launch_double_buffer<kCfg>(p, stream);
     };
   } else {
     e.launch = launch_double_buffer<kCfg>;
@@ -535,8 +557,7 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
     if constexpr (kRepack) {
       // Nothing to copy: the plain entry runs the same kernel without the check.
       const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p);
-      const bool copies = choice.transpose_a || choice.transpose_b || plan_aligned_operands(p, 4, false, false).bytes > 0;
-      speed *= copies ? choice.speed : 0.99;
+      speed *= choice.copies ? choice.speed : 0.99;
     }
     return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, speed, slices);
   };

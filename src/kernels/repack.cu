@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(kRepackThreads)
     }
 }
 
-// dst(c, r) = src(r, c) for 4-byte elements (tf32 operands), through registers: each
+// dst(c, r) = src(r, c) for 4-byte elements (fp32 and tf32 operands), through registers: each
 // thread moves a 4 x 4 block, reading 4 columns of src 4 rows deep (one 16-byte load
 // each when src is 16-byte aligned with ld a multiple of 4, else 4 scalar loads) and
 // writing 4 columns of dst 4 deep (always one 16-byte store: the workspace is aligned).
@@ -107,7 +107,7 @@ cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols
                            std::int64_t stride, const RepackedOperand& r, void* dst, cudaStream_t stream) {
   const auto* in = static_cast<const E*>(src);
   auto* out = static_cast<E*>(dst);
-  if constexpr (sizeof(E) == 4) {  // only tf32 operands are transposed
+  if constexpr (sizeof(E) == 4) {  // only 4-byte operands are transposed (plan_aligned_operands)
     if (r.transpose) {
       const dim3 grid(ceil_div_u(rows, kTransposeRowsPerBlock),
                       static_cast<unsigned>(std::min<std::int64_t>(
@@ -146,14 +146,20 @@ AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t ele
 cudaError_t enqueue_aligned_operands(const GemmProblem& p, std::int64_t element_bytes,
                                      const AlignedOperandsPlan& plan, void* workspace, cudaStream_t stream,
                                      GemmProblem* aligned) {
+  // 2- or 4-byte elements; only 4-byte ones are transposed (the kernel moves 32-bit words).
+  if ((element_bytes != 2 && element_bytes != 4) ||
+      ((plan.transpose_a || plan.transpose_b) && element_bytes != 4)) {
+    return cudaErrorInvalidValue;
+  }
   // One operand (stored rows x cols, ld, batch stride) copied to dst, and the fields of
   // `aligned` that describe it pointed at the copy.
   const auto copy = [&](const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
                         bool transpose, void* dst, const void** data, std::int64_t* dst_ld, std::int64_t* dst_stride,
                         Op* op) {
     const RepackedOperand r = plan_repack(rows, cols, stride, p.batch, element_bytes, transpose);
-    const cudaError_t err = element_bytes == 2 ? enqueue_repack<unsigned short>(src, rows, cols, ld, stride, r, dst, stream)
-                                               : enqueue_repack<unsigned>(src, rows, cols, ld, stride, r, dst, stream);
+    const cudaError_t err = element_bytes == 2
+                                ? enqueue_repack<unsigned short>(src, rows, cols, ld, stride, r, dst, stream)
+                                : enqueue_repack<unsigned>(src, rows, cols, ld, stride, r, dst, stream);
     *data = dst;
     *dst_ld = r.ld;
     *dst_stride = r.stride;

@@ -33,7 +33,8 @@ AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t ele
                                           bool transpose_b);
 
 // Enqueues the copies of `plan` into `workspace` and returns the problem that reads them
-// (transposed operands have their op flipped).
+// (transposed operands have their op flipped). cudaErrorInvalidValue, with nothing
+// enqueued, for an element size other than 2 or 4 or a transpose of 2-byte elements.
 cudaError_t enqueue_aligned_operands(const GemmProblem& p, std::int64_t element_bytes,
                                      const AlignedOperandsPlan& plan, void* workspace, cudaStream_t stream,
                                      GemmProblem* aligned);

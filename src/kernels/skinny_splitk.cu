@@ -252,8 +252,9 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
 
 template <TilemmSkinnySplitKConfig kCfg>
 int skinny_splitk_blocks_per_sm() {
-  static const int blocks = resident_blocks_per_sm(reinterpret_cast<const void*>(&skinny_splitk_gemm<kCfg, true, false>),
-                                                   kCfg.threads(), skinny_splitk_smem_bytes<kCfg, true, false>());
+  static const int blocks =
+      resident_blocks_per_sm(reinterpret_cast<const void*>(&skinny_splitk_gemm<kCfg, true, false>), kCfg.threads(),
+                             skinny_splitk_smem_bytes<kCfg, true, false>());
   return blocks;
 }
 
@@ -329,8 +330,9 @@ KernelEntry make_skinny_splitk_entry(double relative_speed) {
   e.name = skinny_splitk_name<kCfg>();
   e.family = "skinny_splitk";
   e.ladder_step = 14;
-  e.summary = std::string("all ") + std::to_string(kCfg.bm) + " rows in every thread's tile, B streamed once through a " +
-              std::to_string(kCfg.stages) + "-stage cp.async ring, k split across warps and blocks (few rows or, transposed, few columns" +
+  e.summary = std::string("all ") + std::to_string(kCfg.bm) +
+              " rows in every thread's tile, B streamed once through a " + std::to_string(kCfg.stages) +
+              "-stage cp.async ring, k split across warps and blocks (few rows or, transposed, few columns" +
               (kCfg.quad_copies ? ")" : "; 4-byte copies: any leading dimension)");
   e.dtypes = "fp32";
   e.min_compute_capability = 80;
@@ -347,7 +349,8 @@ KernelEntry make_skinny_splitk_entry(double relative_speed) {
   e.auto_score = [relative_speed](const GemmProblem& caller, const DeviceInfo& dev) {
     const GemmProblem p = skinny_orientation(caller);
     const std::int64_t resident = std::int64_t(dev.sm_count) * skinny_splitk_blocks_per_sm<kCfg>();
-    return fp32_tile_score(p, kCfg.bm, kCfg.bn(), resident, relative_speed, skinny_splitk_slices<kCfg>(p, dev.sm_count));
+    return fp32_tile_score(p, kCfg.bm, kCfg.bn(), resident, relative_speed,
+                           skinny_splitk_slices<kCfg>(p, dev.sm_count));
   };
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_fp32(p);
