@@ -219,4 +219,54 @@ TEST(Registry, EveryDtypeHasAnAutoKernelForAnyLeadingDimension) {
   }
 }
 
+// auto's fp32 policy where the measured H200 results made it (docs/ladder.md steps 13
+// and 14): each pair below differs only in the speed estimates these tests pin down.
+tilemm::GemmProblem fp32_problem(std::int64_t m, std::int64_t n, std::int64_t k, tilemm::Op opa, tilemm::Op opb) {
+  tilemm::GemmProblem p = problem_of_dtype("fp32");
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.opa = opa;
+  p.opb = opb;
+  p.lda = opa == tilemm::Op::N ? m : k;
+  p.ldb = opb == tilemm::Op::N ? k : n;
+  p.ldc = m;
+  return p;
+}
+
+std::string auto_choice(const tilemm::GemmProblem& p) {
+  std::string why;
+  const tilemm::KernelEntry* e = tilemm::registry().choose(p, hopper_device(), &why);
+  return e != nullptr ? e->name : "none: " + why;
+}
+
+TEST(Registry, AutoCopiesOddLeadingDimensionsAndTransposesLargeNtTnIntoNn) {
+  using tilemm::Op;
+  const std::string repack = "double_buffer.128x128x8.w64x32.t8x8.ldg128.repack";
+  const std::string plain = "double_buffer.128x128x8.w64x32.t8x8.ldg128";
+  for (Op opa : {Op::N, Op::T})
+    for (Op opb : {Op::N, Op::T}) {
+      // 4093^3: every layout copies (0.91-0.995x cuBLAS against .ldg32's 0.85-0.93x).
+      EXPECT_EQ(auto_choice(fp32_problem(4093, 4093, 4093, opa, opb)), repack);
+      // Aligned NN and TT: nothing to copy, the plain entry.
+      if (opa == opb) {
+        EXPECT_EQ(auto_choice(fp32_problem(4096, 4096, 4096, opa, opb)), plain);
+      }
+    }
+  // Aligned NT and TN: transposed into NN from 4096^3 (measured +2-4%), not at 2048^3 (no gain).
+  EXPECT_EQ(auto_choice(fp32_problem(4096, 4096, 4096, Op::N, Op::T)), repack);
+  EXPECT_EQ(auto_choice(fp32_problem(8192, 8192, 8192, Op::T, Op::N)), repack);
+  EXPECT_EQ(auto_choice(fp32_problem(2048, 2048, 2048, Op::N, Op::T)), plain);
+  EXPECT_EQ(auto_choice(fp32_problem(2048, 2048, 2048, Op::T, Op::N)), plain);
+}
+
+TEST(Registry, AutoTakesTheSkinnyKernelForSixteenRowsOrColumns) {
+  using tilemm::Op;
+  const std::string skinny = "skinny_splitk.16x128x32.w4.s3.cp16";
+  EXPECT_EQ(auto_choice(fp32_problem(16, 11008, 4096, Op::N, Op::N)), skinny);
+  EXPECT_EQ(auto_choice(fp32_problem(11008, 16, 4096, Op::T, Op::N)), skinny);  // PyTorch's decode step
+  EXPECT_EQ(auto_choice(fp32_problem(16, 11007, 4093, Op::N, Op::N)), "skinny_splitk.16x128x32.w4.s4.cp4");
+  EXPECT_EQ(auto_choice(fp32_problem(64, 11008, 4096, Op::N, Op::N)).rfind("skinny_splitk", 0), std::string::npos);
+}
+
 }  // namespace
