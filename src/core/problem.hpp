@@ -22,6 +22,9 @@ enum class Compute : std::uint8_t { F32, F32_FAST_TF32 };
 std::int64_t dtype_size(DType t);
 const char* dtype_name(DType t);
 const char* op_name(Op op);
+// The other op: reading a stored matrix as op(X)^T (a transposed product or a transposed
+// copy of the operand).
+constexpr Op flipped(Op op) { return op == Op::N ? Op::T : Op::N; }
 
 // A GEMM as the kernels see it, column-major:
 //   C_b = alpha * op(A_b) * op(B_b) + beta * C_b   for b in [0, batch),

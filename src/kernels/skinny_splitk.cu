@@ -267,14 +267,13 @@ int skinny_splitk_blocks_per_sm() {
 GemmProblem skinny_orientation(const GemmProblem& p) {
   if (p.n >= p.m) return p;
   GemmProblem t = p;
-  const auto flip = [](Op op) { return op == Op::N ? Op::T : Op::N; };
   std::swap(t.m, t.n);
-  t.opa = flip(p.opb);
+  t.opa = flipped(p.opb);
   t.A = p.B;
   t.lda = p.ldb;
   t.stride_a = p.stride_b;
   t.a_type = p.b_type;
-  t.opb = flip(p.opa);
+  t.opb = flipped(p.opa);
   t.B = p.A;
   t.ldb = p.lda;
   t.stride_b = p.stride_a;
