@@ -467,8 +467,8 @@ inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p
   const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) {
     const double b_bytes = double(plan.bytes - plan.a_bytes);
     const double copy_flops =
-        2.0 * (double(plan.a_bytes) * (plan.transpose_a ? kTransposeFlopPerByte : kCopyFlopPerByte) +
-               b_bytes * (plan.transpose_b ? kTransposeFlopPerByte : kCopyFlopPerByte));
+        2.0 * (double(plan.a_bytes) * (plan.a.transpose ? kTransposeFlopPerByte : kCopyFlopPerByte) +
+               b_bytes * (plan.b.transpose ? kTransposeFlopPerByte : kCopyFlopPerByte));
     return gain * p.flops() / (p.flops() + copy_flops);
   };
   const AlignedOperandsPlan straight = plan_aligned_operands(p, 4, false, false);

@@ -81,13 +81,6 @@ __global__ void __launch_bounds__(kTransposeThreads)
     }
 }
 
-// The aligned (and possibly transposed) copy of one operand: its shape as stored in the
-// workspace, leading dimension, batch stride and size.
-struct RepackedOperand {
-  bool transpose;
-  std::int64_t rows, cols, ld, stride, batches, bytes;
-};
-
 inline RepackedOperand plan_repack(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t batch,
                                    std::int64_t element_bytes, bool transpose) {
   RepackedOperand r{};
@@ -132,14 +125,12 @@ cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols
 AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t element_bytes, bool transpose_a,
                                           bool transpose_b) {
   AlignedOperandsPlan plan;
-  plan.transpose_a = transpose_a;
-  plan.transpose_b = transpose_b;
   plan.repack_a = transpose_a || !columns_aligned16(p.A, p.lda, p.stride_a, p.batch, element_bytes);
   plan.repack_b = transpose_b || !columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes);
-  const RepackedOperand ra = plan_repack(p.a_rows(), p.a_cols(), p.stride_a, p.batch, element_bytes, transpose_a);
-  const RepackedOperand rb = plan_repack(p.b_rows(), p.b_cols(), p.stride_b, p.batch, element_bytes, transpose_b);
-  plan.a_bytes = plan.repack_a ? (ra.bytes + 255) / 256 * 256 : 0;
-  plan.bytes = plan.a_bytes + (plan.repack_b ? rb.bytes : 0);
+  plan.a = plan_repack(p.a_rows(), p.a_cols(), p.stride_a, p.batch, element_bytes, transpose_a);
+  plan.b = plan_repack(p.b_rows(), p.b_cols(), p.stride_b, p.batch, element_bytes, transpose_b);
+  plan.a_bytes = plan.repack_a ? (plan.a.bytes + 255) / 256 * 256 : 0;
+  plan.bytes = plan.a_bytes + (plan.repack_b ? plan.b.bytes : 0);
   return plan;
 }
 
@@ -148,33 +139,29 @@ cudaError_t enqueue_aligned_operands(const GemmProblem& p, std::int64_t element_
                                      GemmProblem* aligned) {
   // 2- or 4-byte elements; only 4-byte ones are transposed (the kernel moves 32-bit words).
   if ((element_bytes != 2 && element_bytes != 4) ||
-      ((plan.transpose_a || plan.transpose_b) && element_bytes != 4)) {
+      ((plan.a.transpose || plan.b.transpose) && element_bytes != 4)) {
     return cudaErrorInvalidValue;
   }
-  // One operand (stored rows x cols, ld, batch stride) copied to dst, and the fields of
-  // `aligned` that describe it pointed at the copy.
+  // One operand (stored rows x cols, ld, batch stride) copied to dst as r lays it out, and
+  // the fields of `aligned` that describe it pointed at the copy.
   const auto copy = [&](const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
-                        bool transpose, void* dst, const void** data, std::int64_t* dst_ld, std::int64_t* dst_stride,
-                        Op* op) {
-    const RepackedOperand r = plan_repack(rows, cols, stride, p.batch, element_bytes, transpose);
-    const cudaError_t err = element_bytes == 2
-                                ? enqueue_repack<unsigned short>(src, rows, cols, ld, stride, r, dst, stream)
-                                : enqueue_repack<unsigned>(src, rows, cols, ld, stride, r, dst, stream);
+                        const RepackedOperand& r, void* dst, const void** data, std::int64_t* dst_ld,
+                        std::int64_t* dst_stride, Op* op) {
     *data = dst;
     *dst_ld = r.ld;
     *dst_stride = r.stride;
-    if (transpose) *op = *op == Op::N ? Op::T : Op::N;
-    return err;
+    if (r.transpose) *op = flipped(*op);
+    return element_bytes == 2 ? enqueue_repack<unsigned short>(src, rows, cols, ld, stride, r, dst, stream)
+                              : enqueue_repack<unsigned>(src, rows, cols, ld, stride, r, dst, stream);
   };
   cudaError_t err = cudaSuccess;
   if (plan.repack_a) {
-    err = copy(p.A, p.a_rows(), p.a_cols(), p.lda, p.stride_a, plan.transpose_a, workspace, &aligned->A,
-               &aligned->lda, &aligned->stride_a, &aligned->opa);
+    err = copy(p.A, p.a_rows(), p.a_cols(), p.lda, p.stride_a, plan.a, workspace, &aligned->A, &aligned->lda,
+               &aligned->stride_a, &aligned->opa);
   }
   if (err == cudaSuccess && plan.repack_b) {
-    err = copy(p.B, p.b_rows(), p.b_cols(), p.ldb, p.stride_b, plan.transpose_b,
-               static_cast<char*>(workspace) + plan.a_bytes, &aligned->B, &aligned->ldb, &aligned->stride_b,
-               &aligned->opb);
+    err = copy(p.B, p.b_rows(), p.b_cols(), p.ldb, p.stride_b, plan.b, static_cast<char*>(workspace) + plan.a_bytes,
+               &aligned->B, &aligned->ldb, &aligned->stride_b, &aligned->opb);
   }
   return err;
 }

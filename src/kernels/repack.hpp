@@ -19,11 +19,18 @@
 
 namespace tilemm::kernels {
 
-// Which operands of a problem get an aligned (or transposed) copy, and the workspace
-// bytes for them.
+// The aligned (and possibly transposed) copy of one operand: its shape as stored in the
+// workspace, leading dimension, batch stride and size.
+struct RepackedOperand {
+  bool transpose = false;
+  std::int64_t rows = 0, cols = 0, ld = 0, stride = 0, batches = 0, bytes = 0;
+};
+
+// Which operands of a problem get an aligned (or transposed) copy, the copies' layouts,
+// and the workspace bytes for them.
 struct AlignedOperandsPlan {
   bool repack_a = false, repack_b = false;
-  bool transpose_a = false, transpose_b = false;
+  RepackedOperand a, b;      // the copies (used where repack_x)
   std::int64_t a_bytes = 0;  // B's copy starts here (256-byte aligned)
   std::int64_t bytes = 0;
 };
