@@ -1067,13 +1067,17 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   const double base = kRepack ? 2150.0 : 2300.0;
   e.auto_priority = int(base);
   // Shape-aware: relative speed x the share of the SMs the tiles (or split-K work items)
-  // keep busy x the share of the tile rows that lie inside m (a 256-row tile computes 16
-  // useful rows when m = 16). Split-K pays a partial-sum pass (taken as 10%).
+  // keep busy x the share of the tile that lies inside m and n (a 256-row tile computes 16
+  // useful rows when m = 16; a cluster of two 128-column tiles has one CTA idle when
+  // n <= 128, as in a decode step's TN form, 11008 x 16 x 4096). Split-K pays a
+  // partial-sum pass (taken as 10%).
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
     if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
     const std::int64_t tiles_m = (p.m + kCfg.bm - 1) / kCfg.bm;
     const std::int64_t tiles = tiles_m * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
-    const double fill = double(p.m) / double(tiles_m * kCfg.bm);
+    constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
+    const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
+    const double fill = double(p.m) / double(tiles_m * kCfg.bm) * double(p.n) / double(cluster_cols * kClusterCols);
     if constexpr (kCfg.split_k) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
       return base + 100.0 * relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9;
