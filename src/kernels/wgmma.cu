@@ -62,6 +62,7 @@
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/repack.hpp"
 #include "kernels/split_k_reduce.hpp"
+#include "kernels/wgmma_common.cuh"
 #include "kernels/workspace.hpp"
 #include "ptx/atomic.cuh"
 #include "ptx/cluster.cuh"
@@ -145,27 +146,6 @@ struct WgmmaParams {
   float* sk_partial;       // two shares per range (see wgmma_stream_k_fixup)
   unsigned* sk_arrivals;   // per stream-K tile, CTA rank and consumer: shares handed in (zeroed)
 };
-
-// Tiles are numbered batch-major; within a batch, in groups of kGroupRows tile rows
-// (along m) walked column by column, so the blocks running at once share a few A row
-// panels and B column panels in L2 instead of streaming all of A for every column.
-constexpr std::int64_t kGroupRows = 8;
-
-struct WgmmaTile {
-  std::int64_t batch, tm, tn;
-};
-
-__device__ __forceinline__ WgmmaTile wgmma_tile_coordinates(std::int64_t t, std::int64_t tiles_m,
-                                                            std::int64_t tiles_n) {
-  const std::int64_t per_batch = tiles_m * tiles_n;
-  const std::int64_t b = t / per_batch;
-  const std::int64_t r = t % per_batch;
-  const std::int64_t per_group = kGroupRows * tiles_n;
-  const std::int64_t first_m = (r / per_group) * kGroupRows;
-  const std::int64_t rows = min(tiles_m - first_m, kGroupRows);
-  const std::int64_t in_group = r % per_group;
-  return {b, first_m + in_group % rows, in_group / rows};
-}
 
 // Stream-K's per-CTA constants, computed once into shared memory: kept in registers
 // beside the 128 accumulators they made the consumers spill.
@@ -354,38 +334,6 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
   }
 }
 
-// A C the TMA cannot write (odd ldc, or columns not a whole number of 16 bytes): the
-// warpgroup copies each staged box out itself, each warp 16 columns of C, one 128-byte
-// box row (32 lanes x 4 bytes, conflict-free) per instruction, so every store instruction
-// writes 128 contiguous bytes of a column instead of 8 scattered pairs. Elements past m
-// or n are skipped; a pair of 16-bit elements is one 4-byte store where C allows it.
-template <class CT>
-__device__ __forceinline__ void wgmma_copy_box_out(const WgmmaParams& p, const char* box, CT* C,
-                                                   std::int64_t box_m0, std::int64_t n0, int warp_in_group,
-                                                   int lane) {
-  constexpr int kPerLane = 4 / int(sizeof(CT));  // elements of C in a lane's 4 bytes
-  // 32-bit bounds and one 64-bit pointer: this runs beside the accumulators of the boxes
-  // still to come, with few registers to spare.
-  constexpr std::int64_t kFar = 1 << 30;
-  const int rows_left = int(min(p.m - box_m0, kFar)) - kPerLane * lane, cols_left = int(min(p.n - n0, kFar));
-  CT* const first = C + n0 * p.ldc + box_m0 + kPerLane * lane;
-  const char* const lane_word = box + (lane % 4) * 4;
-#pragma unroll 1
-  for (int r = 16 * warp_in_group; r < 16 * warp_in_group + 16 && r < cols_left; ++r) {
-    const unsigned word = *reinterpret_cast<const unsigned*>(lane_word + r * 128 + (((lane / 4) ^ (r % 8)) * 16));
-    CT* const c = first + r * p.ldc;
-    if constexpr (std::is_same_v<CT, float>) {
-      if (rows_left > 0) *reinterpret_cast<unsigned*>(c) = word;
-    } else if (rows_left > 1 && reinterpret_cast<std::uintptr_t>(c) % 4 == 0) {
-      *reinterpret_cast<unsigned*>(c) = word;
-    } else {
-      auto* const halves = reinterpret_cast<unsigned short*>(c);
-      if (rows_left > 0) halves[0] = static_cast<unsigned short>(word & 0xffffu);
-      if (rows_left > 1) halves[1] = static_cast<unsigned short>(word >> 16);
-    }
-  }
-}
-
 // The epilogue through shared memory: the warpgroup's 64 columns of C by BM rows leave
 // one 8 KB box at a time (128 bytes along m by 64 columns, 128-byte swizzle: 16-byte
 // chunk q of column row r at chunk q ^ (r mod 8), so the 8 columns a warp instruction
@@ -453,7 +401,7 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
     if constexpr (!kThroughTma) {
       // The next box's (or tile's) barrier keeps later writes to this box behind these reads.
       ptx::named_barrier_sync(barrier_id, 128);
-      wgmma_copy_box_out(p, box_ptr, C, m0 + round * kBoxM, n0, warp_in_group, lane);
+      wgmma_copy_box_out<64>(p.m, p.n, p.ldc, box_ptr, C, m0 + round * kBoxM, n0, warp_in_group, lane);
       continue;
     }
     ptx::fence_proxy_async_shared_cta();
@@ -723,13 +671,10 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return fn;
 }
 
-// The tensor map of one operand as stored (rows contiguous, ld between columns), 3-D
-// with the batch as the outer dimension, 128-byte swizzle, zeros outside. A box is 128
-// bytes along the rows (64 halves or 32 floats) by box_cols columns. fp32 operands for
-// tf32 arithmetic use the TMA's tf32 element type (tf32_elements), an fp32 C plain fp32.
+// wgmma_common.cuh says what the map holds.
 bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int64_t rows, std::int64_t cols,
                         std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
-                        bool tf32_elements = true) {
+                        bool tf32_elements) {
   const auto encode = tensor_map_encoder();
   if (encode == nullptr) return false;
   const bool broadcast = batch <= 1 || stride == 0;
@@ -1092,7 +1037,11 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                                             wgmma_k_blocks<kCfg>(p.k), tile_seconds) *
                         fill;
     }
-    return base + 100.0 * relative_speed * wave_efficiency(tiles, dev.sm_count) * fill;
+    // tf32 operands that are not K-major cost a transposing pass each (wgmma_rs reads
+    // NN and TT with none).
+    const int passes = kRepack && kCfg.input == TilemmMmaInput::TF32 ? int(p.opa == Op::N) + int(p.opb == Op::T) : 0;
+    return base +
+           100.0 * relative_speed * wave_efficiency(tiles, dev.sm_count) * fill * transposing_passes_factor(passes);
   };
   e.can_implement = wgmma_can_implement<kCfg, kRepack>;
   e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;

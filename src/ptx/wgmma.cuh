@@ -165,6 +165,39 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk8_f32_tf32(float (&d)[kN /
 #undef TILEMM_WGMMA_TF32_ASM
 }
 
+// wgmma.mma_async.sync.aligned.m64n{64,128,256}k8.f32.tf32.tf32, A from registers
+//   d, {a0, a1, a2, a3}, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1
+// d += A * B as above, with the 64 x 8 A slice in the warpgroup's registers instead of
+// shared memory (fp32 bits; the tensor cores read their tf32 part). Thread (warp w, lane
+// 4g + t) holds a[0] = A(16w + g, t), a[1] = A(16w + g + 8, t), a[2] = A(16w + g, t + 4),
+// a[3] = A(16w + g + 8, t + 4). The registers, like the accumulators, must stay unchanged
+// until a wgmma.wait_group has seen the instruction complete. This is how an operand that
+// is not K-major reaches tf32 wgmma: threads can load it from shared memory in any layout.
+template <int kN>
+__device__ __forceinline__ void wgmma_mma_async_m64nNk8_f32_tf32_rs(float (&d)[kN / 2], const unsigned (&a)[4],
+                                                                    std::uint64_t desc_b) {
+  static_assert(kN == 64 || kN == 128 || kN == 256, "instantiated for N = 64, 128 and 256");
+// a0..a3, b-desc, scale-d: the operand numbers after the accumulators.
+#define TILEMM_WGMMA_TF32_RS_ASM(shape, regs, operands, a0, a1, a2, a3, b, scale)                          \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" scale ", 0;\n"                                        \
+               "wgmma.mma_async.sync.aligned." shape ".f32.tf32.tf32 {" regs "}, {%" a0 ", %" a1 ", %" a2 \
+               ", %" a3 "}, %" b ", p, 1, 1;\n}\n"                                                         \
+               : operands(d)                                                                              \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1)                          \
+               : "memory")
+  if constexpr (kN == 64) {
+    TILEMM_WGMMA_TF32_RS_ASM("m64n64k8", TILEMM_WGMMA_D_REGS_32, TILEMM_WGMMA_D_OPERANDS_32, "32", "33", "34", "35",
+                             "36", "37");
+  } else if constexpr (kN == 128) {
+    TILEMM_WGMMA_TF32_RS_ASM("m64n128k8", TILEMM_WGMMA_D_REGS_64, TILEMM_WGMMA_D_OPERANDS_64, "64", "65", "66", "67",
+                             "68", "69");
+  } else {
+    TILEMM_WGMMA_TF32_RS_ASM("m64n256k8", TILEMM_WGMMA_D_REGS_128, TILEMM_WGMMA_D_OPERANDS_128, "128", "129", "130",
+                             "131", "132", "133");
+  }
+#undef TILEMM_WGMMA_TF32_RS_ASM
+}
+
 // setmaxnreg.{inc,dec}.sync.aligned.u32 N: the warpgroup's per-thread register budget
 // moves to N (a multiple of 8 in [24, 256]); a producer warpgroup that only issues
 // copies gives registers back so the consumer warpgroups can hold larger accumulators.

@@ -17,5 +17,6 @@ void register_double_buffer(Registry& r);
 void register_skinny_splitk(Registry& r);
 void register_mma_sync(Registry& r);
 void register_wgmma(Registry& r);
+void register_wgmma_rs(Registry& r);
 
 }  // namespace tilemm

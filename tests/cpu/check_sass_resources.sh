@@ -32,8 +32,8 @@ count_with_instruction() {
     END { with = 0; for (i = 1; i <= total; i++) with += seen[i]; print total + 0, with + 0 }'
 }
 # Every tensor-core kernel must really run on the tensor cores: each mma_sync kernel
-# contains HMMA in its sm_80 and its sm_90a code, each wgmma kernel HGMMA in its sm_90a
-# code (its sm_80 image is empty: wgmma exists only on sm_90a).
+# contains HMMA in its sm_80 and its sm_90a code, each wgmma and wgmma_rs kernel HGMMA in
+# its sm_90a code (its sm_80 image is empty: wgmma exists only on sm_90a).
 summary=""
 check_family() {  # arch, kernel-name pattern, instruction, family label
   local total with
@@ -49,4 +49,5 @@ check_family() {  # arch, kernel-name pattern, instruction, family label
 check_family sm_80 mma_sync_gemm HMMA mma_sync
 check_family sm_90a mma_sync_gemm HMMA mma_sync
 check_family sm_90a wgmma_gemm HGMMA wgmma
+check_family sm_90a wgmma_rs_gemm HGMMA wgmma_rs
 echo "OK: $kernels kernel entries (sm_90a images: $hopper), none with local memory or stack;$summary"

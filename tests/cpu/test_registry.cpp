@@ -130,11 +130,18 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
       const bool claimed = std::find(mine.begin(), mine.end(), d) != mine.end();
       const tilemm::GemmProblem p = problem_of_dtype(d);
       if (claimed) {
-        // Every kernel takes TN (the tf32 wgmma entries only that: K-major operands).
+        // Every kernel takes TN (the tf32 wgmma entries only that: K-major operands) and NN
+        // (the plain tf32 wgmma_rs entry only NN and TT: one operand from registers).
+        const bool repacks = e.name.find(".repack") != std::string::npos;
+        const bool rs_in_place = e.family == "wgmma_rs" && !repacks;
         tilemm::GemmProblem tn = p;
         tn.opa = tilemm::Op::T;
-        EXPECT_EQ(e.can_implement(tn, hopper), "") << e.name << " on " << d;
-        if (e.name.rfind("wgmma.tf32.", 0) != 0 || e.name.find(".repack") != std::string::npos) {
+        if (rs_in_place) {
+          EXPECT_NE(e.can_implement(tn, hopper), "") << e.name << " on " << d;
+        } else {
+          EXPECT_EQ(e.can_implement(tn, hopper), "") << e.name << " on " << d;
+        }
+        if (e.name.rfind("wgmma.tf32.", 0) != 0 || repacks) {
           EXPECT_EQ(e.can_implement(p, hopper), "") << e.name << " on " << d;
         }
         EXPECT_NE(e.can_implement(p, old), "") << e.name << " on " << d;
@@ -169,8 +176,9 @@ TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
   ampere.smem_per_block_optin = 163 * 1024;
   for (const std::string d : {"tf32", "fp16", "bf16"}) {
     // Hopper runs every tensor-core type on wgmma, repacking operands the TMA cannot
-    // read (odd ld) and, for tf32, transposing those that are not K-major (all but TN);
-    // older GPUs run mma_sync (.cp16 when aligned).
+    // read (odd ld); tf32 NN reads its M-major A through registers (wgmma_rs), TN reads
+    // both operands K-major from shared memory (wgmma); older GPUs run mma_sync (.cp16
+    // when aligned).
     const bool tf32 = d == "tf32";
     tilemm::GemmProblem p = problem_of_dtype(d);
     p.m = p.n = p.k = 4096;
@@ -178,9 +186,9 @@ TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
     std::string why;
     const tilemm::KernelEntry* aligned = tilemm::registry().choose(p, hopper, &why);
     ASSERT_NE(aligned, nullptr) << why;
-    EXPECT_EQ(aligned->family, "wgmma") << aligned->name;
+    EXPECT_EQ(aligned->family, tf32 ? "wgmma_rs" : "wgmma") << aligned->name;
     EXPECT_EQ(aligned->dtypes, d) << aligned->name;
-    EXPECT_EQ(aligned->name.find(".repack") != std::string::npos, tf32) << aligned->name;
+    EXPECT_EQ(aligned->name.find(".repack"), std::string::npos) << aligned->name;
     p.opa = tilemm::Op::T;  // TN: K-major operands, read in place by every type
     const tilemm::KernelEntry* tn = tilemm::registry().choose(p, hopper, &why);
     ASSERT_NE(tn, nullptr) << why;
@@ -195,7 +203,7 @@ TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
     p.lda = p.ldb = p.ldc = 4093;
     const tilemm::KernelEntry* any_ld = tilemm::registry().choose(p, hopper, &why);
     ASSERT_NE(any_ld, nullptr) << why;
-    EXPECT_EQ(any_ld->family, "wgmma") << any_ld->name;
+    EXPECT_EQ(any_ld->family, tf32 ? "wgmma_rs" : "wgmma") << any_ld->name;
     EXPECT_NE(any_ld->name.find(".repack"), std::string::npos) << any_ld->name;
   }
   // fp32 with fp32 arithmetic never goes through TF32.
@@ -290,6 +298,32 @@ TEST(Registry, AutoKeepsClustersOfTwoOffProductsWithFewColumns) {
   EXPECT_EQ(tn("tf32", 11008, 128), "wgmma.tf32.128x128x32.s6.persistent.tmastore");
   // Products with many columns keep the cluster.
   EXPECT_EQ(tn("bf16", 4096, 4096), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
+}
+
+TEST(Registry, AutoRunsTf32WithTheFewestTransposingPasses) {
+  // tf32 wgmma reads shared memory K-major only. Measured on the H200 (docs/ladder.md,
+  // step 28): wgmma_rs (the M- or N-major operand through registers) ran NN and TT with no
+  // pass at 1.01x cuBLAS at 4096^3 where wgmma .repack's transposing pass gave 0.91x, and
+  // NT with one pass instead of two; TN stays on wgmma, which reads it in place, and at
+  // 4093^3 TN copies its operands (wgmma .repack) rather than transposing one.
+  using tilemm::Op;
+  const std::string rs = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore";
+  const auto tf32 = [](std::int64_t s, Op opa, Op opb) {
+    tilemm::GemmProblem p = problem_of_dtype("tf32");
+    p.m = p.n = p.k = s;
+    p.lda = p.ldb = p.ldc = s;
+    p.opa = opa;
+    p.opb = opb;
+    return auto_choice(p);
+  };
+  EXPECT_EQ(tf32(4096, Op::N, Op::N), rs);
+  EXPECT_EQ(tf32(4096, Op::T, Op::T), rs);
+  EXPECT_EQ(tf32(4096, Op::N, Op::T), rs + ".repack");
+  EXPECT_EQ(tf32(4096, Op::T, Op::N), "wgmma.tf32.256x128x32.s4.persistent.c2.tmastore");
+  EXPECT_EQ(tf32(4093, Op::N, Op::N), rs + ".repack");
+  EXPECT_EQ(tf32(4093, Op::T, Op::T), rs + ".repack");
+  EXPECT_EQ(tf32(4093, Op::N, Op::T), rs + ".repack");
+  EXPECT_EQ(tf32(4093, Op::T, Op::N), "wgmma.tf32.256x128x32.s4.persistent.c2.tmastore.repack");
 }
 
 }  // namespace

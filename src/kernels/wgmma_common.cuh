@@ -1,0 +1,89 @@
+// What the two Hopper families share: wgmma (both operands read from shared memory) and
+// wgmma_rs (one operand read from registers). The L2-friendly order of a persistent
+// grid's tiles, the TMA tensor maps of operands and C, and the copy of a staged C box by
+// the warpgroup where the TMA cannot store it.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/problem.hpp"
+
+namespace tilemm::kernels {
+
+// Tiles are numbered batch-major; within a batch, in groups of kGroupRows tile rows
+// (along m) walked column by column, so the blocks running at once share a few A row
+// panels and B column panels in L2 instead of streaming all of A for every column.
+constexpr std::int64_t kGroupRows = 8;
+
+struct WgmmaTile {
+  std::int64_t batch, tm, tn;
+};
+
+__device__ __forceinline__ WgmmaTile wgmma_tile_coordinates(std::int64_t t, std::int64_t tiles_m,
+                                                            std::int64_t tiles_n) {
+  const std::int64_t per_batch = tiles_m * tiles_n;
+  const std::int64_t b = t / per_batch;
+  const std::int64_t r = t % per_batch;
+  const std::int64_t per_group = kGroupRows * tiles_n;
+  const std::int64_t first_m = (r / per_group) * kGroupRows;
+  const std::int64_t rows = min(tiles_m - first_m, kGroupRows);
+  const std::int64_t in_group = r % per_group;
+  return {b, first_m + in_group % rows, in_group / rows};
+}
+
+// The tensor map of one operand as stored (rows contiguous, ld between columns), 3-D
+// with the batch as the outer dimension, 128-byte swizzle, zeros outside. A box is 128
+// bytes along the rows (64 halves or 32 floats) by box_cols columns. fp32 operands for
+// tf32 arithmetic use the TMA's tf32 element type (tf32_elements), an fp32 C plain fp32.
+// False when the driver has no encoder or rejects the layout.
+bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int64_t rows, std::int64_t cols,
+                        std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
+                        bool tf32_elements = true);
+
+// The auto scores' charge for operands transposed into a workspace before the product
+// (tf32 wgmma reads shared memory K-major only): each pass measured about 10% of a tf32
+// 4096^3 product on the H200 (40 of 380 us; docs/ladder.md, step 28).
+inline double transposing_passes_factor(int passes) {
+  double f = 1.0;
+  for (int i = 0; i < passes; ++i) f *= 0.9;
+  return f;
+}
+
+// A C the TMA cannot write (odd ldc, or columns not a whole number of 16 bytes): the
+// warpgroup copies each staged box (kBoxCols columns of C by 128 bytes along m, 128-byte
+// swizzle) out itself, each warp a quarter of the columns, one 128-byte box row (32 lanes
+// x 4 bytes, conflict-free) per instruction, so every store instruction writes 128
+// contiguous bytes of a column instead of 8 scattered pairs. Elements past m or n are
+// skipped; a pair of 16-bit elements is one 4-byte store where C allows it.
+template <int kBoxCols, class CT>
+__device__ __forceinline__ void wgmma_copy_box_out(std::int64_t m, std::int64_t n, std::int64_t ldc,
+                                                   const char* box, CT* C, std::int64_t box_m0, std::int64_t n0,
+                                                   int warp_in_group, int lane) {
+  constexpr int kPerLane = 4 / int(sizeof(CT));  // elements of C in a lane's 4 bytes
+  constexpr int kColsPerWarp = kBoxCols / 4;
+  // 32-bit bounds and one 64-bit pointer: this runs beside the accumulators of the boxes
+  // still to come, with few registers to spare.
+  constexpr std::int64_t kFar = 1 << 30;
+  const int rows_left = int(min(m - box_m0, kFar)) - kPerLane * lane, cols_left = int(min(n - n0, kFar));
+  CT* const first = C + n0 * ldc + box_m0 + kPerLane * lane;
+  const char* const lane_word = box + (lane % 4) * 4;
+#pragma unroll 1
+  for (int r = kColsPerWarp * warp_in_group; r < kColsPerWarp * (warp_in_group + 1) && r < cols_left; ++r) {
+    const unsigned word = *reinterpret_cast<const unsigned*>(lane_word + r * 128 + (((lane / 4) ^ (r % 8)) * 16));
+    CT* const c = first + r * ldc;
+    if constexpr (std::is_same_v<CT, float>) {
+      if (rows_left > 0) *reinterpret_cast<unsigned*>(c) = word;
+    } else if (rows_left > 1 && reinterpret_cast<std::uintptr_t>(c) % 4 == 0) {
+      *reinterpret_cast<unsigned*>(c) = word;
+    } else {
+      auto* const halves = reinterpret_cast<unsigned short*>(c);
+      if (rows_left > 0) halves[0] = static_cast<unsigned short>(word & 0xffffu);
+      if (rows_left > 1) halves[1] = static_cast<unsigned short>(word >> 16);
+    }
+  }
+}
+
+}  // namespace tilemm::kernels

@@ -1,0 +1,511 @@
+// Family "wgmma_rs": tf32 wgmma with the operand that is not K-major read from registers,
+// so tf32 NN and TT run without the transposing pass of wgmma's `.repack` entry.
+//
+// Why: tf32 wgmma reads shared-memory operands K-major only, which in BLAS terms is TN.
+// wgmma's `.repack` entry transposes any other operand into a workspace first: ~40 us of
+// a 380 us product at 4096^3 (11%), 150 us per operand at 8192^3, twice for NT. Copying
+// elements into the K-major layout inside the kernel with 4-byte cp.async ran at a
+// quarter of the speed (docs/ladder.md, "gathering instead of transposing"): the copy
+// engine must move whole boxes, and per-element copies are too many instructions.
+// But wgmma's A operand may come from registers, and threads can load registers from a
+// shared-memory tile in any layout. So this kernel puts the operand that is not K-major
+// in wgmma's A slot:
+//   D (rows x cols) = X (rows x k) * Y (k x cols),
+//   X: the operand whose rows are contiguous ("rows-major"), loaded by the TMA in 32-row
+//      boxes as stored and moved into registers by the consumers (4-byte shared loads);
+//   Y: the K-major operand, read by wgmma from shared memory through a descriptor.
+//   NN: X = A (m x k, m contiguous), Y = B (k x n):        D = C, rows along m.
+//   TT: X = B (stored n x k, n contiguous), Y = A (k x m):  D = C^T, rows along n.
+// NT and TN have no rows-major X with a K-major Y; the `.repack` entry transposes one
+// operand (one pass, not wgmma `.repack`'s two for NT) and runs them as NN.
+//
+// Block: 128 rows x 256 columns of D, 32 k per stage (one 128-byte swizzled row of fp32);
+// a producer warpgroup (one thread issues the TMA copies, 40 registers) and two consumer
+// warpgroups, each 64 rows x 256 columns: one wgmma.m64n256k8 per 8 k, 128 fp32
+// accumulators per thread. Per stage the ring holds X (128 rows x 32 k, 16 KB, four
+// 32 x 32 boxes) and Y (256 columns x 32 k, 32 KB): 48 KB for 2 * 128 * 256 * 32 FLOP,
+// 43 FLOP/B like wgmma's 256 x 128 tf32 tile.
+//
+// Register loads, per thread and 8-k slice: 4 loads of 4 bytes (two rows, two k). The
+// warpgroup's row slots need not be the tile's rows in order: any permutation works if
+// the epilogue writes each accumulator row where its X row came from. The one used here
+// (x_slot_row) gives the 8 lanes with the same k two 16-byte chunks from different
+// halves of the 128-byte row, which the swizzle (chunk ^ k mod 8) then keeps apart for
+// the 4 k of one load: every load instruction touches 32 different banks. Slot rows in
+// order would give two lanes per bank.
+//
+// Pipelining: the registers a wgmma reads may not change until wgmma.wait_group has seen
+// it complete. Each slice is its own wgmma group, the slices alternate between two sets
+// of 4 registers, and the consumer waits for all but the last group before it reloads a
+// set: one wgmma runs while the next slice's registers are loaded. (A whole stage of
+// registers in flight would not fit: ptxas allocates for the 168 registers that 384
+// threads have at launch, and 128 of them are accumulators.)
+//
+// Epilogue: through swizzled shared memory and TMA stores, 32 C columns by 128 bytes of
+// m per box, two boxes per round (the consumer's two 32-row halves), alternating between
+// two pairs of boxes so that a round never waits for the store it has just issued. C the
+// TMA cannot write (odd ldc, m not a multiple of 4) is copied out of the same boxes by the
+// warpgroup.
+//
+// Requirements: compute capability 9.0 exactly (sm_90a code), fp32 A, B, C with tf32
+// arithmetic, op NN or TT, A and B 16-byte aligned with lda, ldb and batch strides
+// multiples of 4 elements (TMA); any m, n, k, batch. The `.repack` entry takes any op and
+// leading dimension.
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "kernels/gemm_common.cuh"
+#include "kernels/mma_sync_layout.cuh"
+#include "kernels/repack.hpp"
+#include "kernels/wgmma_common.cuh"
+#include "ptx/cluster.cuh"
+#include "ptx/cp_async.cuh"
+#include "ptx/mbarrier.cuh"
+#include "ptx/tma.cuh"
+#include "ptx/wgmma.cuh"
+#include "registry/families.hpp"
+#include "registry/registry.hpp"
+
+// See naive.cu: kernel configurations are global-namespace types for nvcc 13.
+struct TilemmWgmmaRsConfig {
+  int stages;  // shared-memory ring depth
+
+  static constexpr int kRows = 128;  // rows of D per block: 64 per consumer warpgroup (wgmma M)
+  static constexpr int kCols = 256;  // columns of D per block: wgmma N
+  static constexpr int kBk = 32;     // k per stage: one 128-byte swizzle row of fp32
+  static constexpr int kSliceK = 8;  // k per wgmma (m64n256k8)
+  static constexpr int kConsumers = kRows / 64;
+  static constexpr int kThreads = 128 * (1 + kConsumers);
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = 232;
+  static constexpr int kBoxRows = 32;                    // X rows per TMA box: 128 bytes
+  static constexpr int kBoxBytes = kBoxRows * kBk * 4;   // (32 rows, 32 k) rows-major: 4 KB
+  static constexpr int kXTileBytes = kRows * kBk * 4;    // four boxes
+  static constexpr int kYTileBytes = kCols * kBk * 4;    // (256 columns, 32 k) K-major
+  static constexpr int kStageBytes = kXTileBytes + kYTileBytes;
+  // Epilogue staging: per consumer two pairs of (32 C columns x 128 bytes) boxes.
+  static constexpr int kStagingBoxBytes = 32 * 128;
+  static constexpr int kStagingBytes = kConsumers * 4 * kStagingBoxBytes;
+  // The ring (1024-byte aligned for the swizzle), a 1 KB block for the 2 barriers per
+  // stage (so the staging after it stays 1024-aligned), the staging, and 1 KB of slack to
+  // align the ring (dynamic shared memory is only guaranteed 16-byte alignment).
+  consteval std::int64_t smem_bytes() const {
+    return std::int64_t(stages) * kStageBytes + 1024 + kStagingBytes + 1024;
+  }
+  consteval bool valid() const {
+    return stages >= 2 && stages <= 8 && 16 * stages <= 1024 &&
+           kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536;
+  }
+};
+
+namespace tilemm::kernels {
+
+struct WgmmaRsParams {
+  std::int64_t m, n;           // of C
+  std::int64_t rows, cols;     // of D: (m, n) for NN, (n, m) for TT
+  float alpha, beta;
+  float* C;
+  std::int64_t ldc, stride_c;
+  std::int64_t batch;
+  std::int64_t tiles_r, tiles_c;  // tiles of D along its rows and columns
+  int k_blocks;
+  bool tma_store;                 // C can be written by the TMA
+  bool x_broadcast, y_broadcast;  // batch stride 0: every batch reads batch 0
+};
+
+// The row of the consumer's 64 that warp w's lane group g holds in its register slot h
+// (wgmma row 16w + g + 8h): 32-row box w / 2, then within the box 16 (g / 4) + 4 p +
+// g % 4 with p = 2 (w % 2) + h. A load instruction's lanes with equal t read rows
+// 4p .. 4p + 3 and 16 + 4p .. 16 + 4p + 3 of a box: 16-byte chunks p and 4 + p.
+__device__ __forceinline__ int x_slot_row(int w, int g, int h) {
+  return 32 * (w / 2) + 16 * (g / 4) + 4 * (2 * (w % 2) + h) + g % 4;
+}
+
+// Byte offset, within a consumer's two boxes of one stage, of the element a thread loads
+// into a[i] for the first 8-k slice (the slice s is 1024 s bytes further: 8 k rows).
+// Rows-major box: k row kk (128 bytes) holds 32 rows, 16-byte chunk q at q ^ (kk mod 8).
+__device__ __forceinline__ unsigned x_fragment_offset(int w, int g, int t, int i) {
+  const int row = x_slot_row(w, g, i & 1);
+  const int kk = t + 4 * (i >> 1);
+  const int in_box = row % 32;
+  return unsigned((row / 32) * TilemmWgmmaRsConfig::kBoxBytes + kk * 128 + (((in_box / 4) ^ kk) * 16) +
+                  (in_box % 4) * 4);
+}
+
+// One round of the epilogue: D columns [32 round, 32 round + 32) of the consumer's 64
+// rows, scaled by alpha (plus beta C), into its two staging boxes (box b holds rows
+// [32 b, 32 b + 32)), each box 32 C columns by 32 floats along m, 128-byte swizzle.
+// kRowsAlongM (NN): D row = C row, so box row = D column, and each accumulator goes alone;
+// otherwise (TT) D row = C column: box row = D row, and the accumulator pairs (adjacent
+// D columns) are adjacent along m: one 8-byte write.
+template <bool kRowsAlongM>
+__device__ __forceinline__ void wgmma_rs_fill_boxes(const WgmmaRsParams& p, const float* C, char* pair_ptr,
+                                                    std::int64_t r0, std::int64_t c0, int round, int w, int g,
+                                                    int t, const float (&acc)[128]) {
+  const auto fill = [&]<bool kReadC>() {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = x_slot_row(w, g, h);
+      char* const box = pair_ptr + (row / 32) * TilemmWgmmaRsConfig::kStagingBoxBytes;
+      const int in_box = row % 32;
+#pragma unroll
+      for (int jj = 0; jj < 4; ++jj) {
+        const int j = 4 * round + jj;
+        const int col = 8 * jj + 2 * t;  // within the round's 32 columns
+        float v[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          v[e] = p.alpha * acc[4 * j + 2 * h + e];
+          if constexpr (kReadC) {
+            const std::int64_t d_row = r0 + row, d_col = c0 + 32 * round + col + e;
+            const std::int64_t cm = kRowsAlongM ? d_row : d_col, cn = kRowsAlongM ? d_col : d_row;
+            if (cm < p.m && cn < p.n) v[e] += p.beta * C[cm + cn * p.ldc];
+          }
+        }
+        if constexpr (kRowsAlongM) {
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int box_row = col + e, byte = in_box * 4;
+            *reinterpret_cast<float*>(box + box_row * 128 + (((byte / 16) ^ (box_row % 8)) * 16) + byte % 16) = v[e];
+          }
+        } else {
+          const int byte = col * 4;
+          *reinterpret_cast<float2*>(box + in_box * 128 + (((byte / 16) ^ (in_box % 8)) * 16) + byte % 16) =
+              make_float2(v[0], v[1]);
+        }
+      }
+    }
+  };
+  // beta = 0 (C never read) decided once per round, not per element (see wgmma.cu).
+  if (p.beta == 0.0f) {
+    fill.template operator()<false>();
+  } else {
+    fill.template operator()<true>();
+  }
+}
+
+template <TilemmWgmmaRsConfig kCfg, bool kRowsAlongM>
+__global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
+    wgmma_rs_gemm(const __grid_constant__ CUtensorMap map_x, const __grid_constant__ CUtensorMap map_y,
+                  const __grid_constant__ CUtensorMap map_c, WgmmaRsParams p) {
+  static_assert(kCfg.valid());
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Cfg = TilemmWgmmaRsConfig;
+  constexpr int S = kCfg.stages;
+  extern __shared__ uint4 wgmma_rs_smem[];
+  char* const smem = reinterpret_cast<char*>(wgmma_rs_smem);
+  const unsigned raw = ptx::shared_address(wgmma_rs_smem);
+  const unsigned ring = (raw + 1023u) & ~1023u;
+  const unsigned barriers = ring + unsigned(S * Cfg::kStageBytes);
+  const unsigned staging = barriers + 1024u;
+  const auto full_bar = [&](int s) { return barriers + 8u * unsigned(s); };
+  const auto empty_bar = [&](int s) { return barriers + 8u * unsigned(S + s); };
+  const auto x_tile = [&](int s) { return ring + unsigned(s * Cfg::kStageBytes); };
+  const auto y_tile = [&](int s) { return x_tile(s) + unsigned(Cfg::kXTileBytes); };
+
+  const int warpgroup = threadIdx.x / 128;
+  const std::int64_t tiles = p.tiles_r * p.tiles_c * p.batch;
+  if (threadIdx.x == 0) {
+    ptx::prefetch_tensormap(&map_x);
+    ptx::prefetch_tensormap(&map_y);
+    for (int s = 0; s < S; ++s) {
+      ptx::mbarrier_init_shared_b64(full_bar(s), 1);                   // the producer's expect_tx
+      ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * Cfg::kConsumers);  // one per consumer warp
+    }
+    ptx::fence_mbarrier_init_release_cluster();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    // Producer: one thread issues every copy; the rest of the warpgroup idles.
+    ptx::setmaxnreg_dec_sync_aligned_u32<Cfg::kProducerRegisters>();
+    int stage = 0;
+    unsigned phase = 0;
+    for (std::int64_t t = blockIdx.x; threadIdx.x == 0 && t < tiles; t += gridDim.x) {
+      const WgmmaTile tile = wgmma_tile_coordinates(t, p.tiles_r, p.tiles_c);
+      const int r0 = int(tile.tm) * Cfg::kRows, c0 = int(tile.tn) * Cfg::kCols;
+      const int zx = p.x_broadcast ? 0 : int(tile.batch), zy = p.y_broadcast ? 0 : int(tile.batch);
+      for (int kb = 0; kb < p.k_blocks; ++kb) {
+        const int k0 = kb * Cfg::kBk;
+        ptx::mbarrier_wait_parity_shared_b64(empty_bar(stage), phase ^ 1u);
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(stage), unsigned(Cfg::kStageBytes));
+        // X stored rows x k (rows contiguous): four (32 rows, 32 k) boxes.
+#pragma unroll
+        for (int b = 0; b < Cfg::kRows / Cfg::kBoxRows; ++b)
+          ptx::cp_async_bulk_tensor_3d_global_to_shared(x_tile(stage) + b * Cfg::kBoxBytes, &map_x,
+                                                        r0 + b * Cfg::kBoxRows, k0, zx, full_bar(stage));
+        // Y stored k x cols (K-major): one (32 k, 256 columns) box.
+        ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(stage), &map_y, k0, c0, zy, full_bar(stage));
+        if (++stage == S) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      }
+    }
+  } else {
+    // Consumers: warpgroup c computes rows [64c, 64c + 64) of the block's 128.
+    ptx::setmaxnreg_inc_sync_aligned_u32<Cfg::kConsumerRegisters>();
+    const int c = warpgroup - 1;
+    const int lane = threadIdx.x % 32, w = (threadIdx.x % 128) / 32;
+    const int g = lane / 4, t = lane % 4;
+    const bool elected = threadIdx.x % 128 == 0;
+    const unsigned barrier_id = unsigned(1 + c);
+    // This consumer's two X boxes within a stage, and its thread's four load offsets.
+    const unsigned x_mine = unsigned(c * 2 * Cfg::kBoxBytes);
+    unsigned x_offset[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) x_offset[i] = x_mine + x_fragment_offset(w, g, t, i);
+    const unsigned my_staging = staging + unsigned(c * 4 * Cfg::kStagingBoxBytes);
+    char* const my_staging_ptr = smem + (my_staging - raw);
+    int stage = 0;
+    unsigned phase = 0;
+    for (std::int64_t tile_index = blockIdx.x; tile_index < tiles; tile_index += gridDim.x) {
+      // 32-bit coordinates (can_implement keeps them below 2^31): fewer registers stay live
+      // beside the 128 accumulators.
+      const WgmmaTile tile = wgmma_tile_coordinates(tile_index, p.tiles_r, p.tiles_c);
+      const int tile_r0 = int(tile.tm) * Cfg::kRows + 64 * c, tile_c0 = int(tile.tn) * Cfg::kCols;
+      const int batch = int(tile.batch);
+      float acc[128];
+#pragma unroll
+      for (int j = 0; j < 128; ++j) acc[j] = 0.0f;
+      unsigned a[2][4];
+      int previous = -1;
+      for (int kb = 0; kb < p.k_blocks; ++kb) {
+        ptx::mbarrier_wait_parity_shared_b64(full_bar(stage), phase);
+        const char* const x_stage = smem + (x_tile(stage) - raw);
+#pragma unroll
+        for (int s = 0; s < Cfg::kBk / Cfg::kSliceK; ++s) {
+          // All but the last wgmma done: the set about to be loaded is free again, and
+          // at s = 1 the previous k-block's last slice is done, so its stage may refill.
+          ptx::wgmma_wait_group_sync_aligned<1>();
+          if (s == 1 && previous >= 0 && lane == 0) ptx::mbarrier_arrive_shared_b64(empty_bar(previous));
+          unsigned(&set)[4] = a[s % 2];
+#pragma unroll
+          for (int i = 0; i < 4; ++i) set[i] = *reinterpret_cast<const unsigned*>(x_stage + x_offset[i] + 1024 * s);
+          ptx::wgmma_fence_sync_aligned();
+          const std::uint64_t dy = ptx::wgmma_descriptor_swizzle128(y_tile(stage) + 32 * s, 16, 1024);
+          ptx::wgmma_mma_async_m64nNk8_f32_tf32_rs<Cfg::kCols>(acc, set, dy);
+          ptx::wgmma_commit_group_sync_aligned();
+        }
+        previous = stage;
+        if (++stage == S) {
+          stage = 0;
+          phase ^= 1u;
+        }
+      }
+      ptx::wgmma_wait_group_sync_aligned<0>();
+      if (previous >= 0 && lane == 0) ptx::mbarrier_arrive_shared_b64(empty_bar(previous));
+
+      // Epilogue: 8 rounds of 32 D columns, pairs of staging boxes alternating.
+      const std::int64_t r0 = tile_r0, c0 = tile_c0;
+      float* const C = p.C + batch * p.stride_c;
+#pragma unroll
+      for (int round = 0; round < Cfg::kCols / 32; ++round) {
+        const int pair = round % 2;
+        char* const pair_ptr = my_staging_ptr + pair * 2 * Cfg::kStagingBoxBytes;
+        // The stores issued from this pair two rounds ago have read it.
+        if (p.tma_store && elected) ptx::cp_async_bulk_wait_group_read<1>();
+        ptx::named_barrier_sync(barrier_id, 128);
+        wgmma_rs_fill_boxes<kRowsAlongM>(p, C, pair_ptr, r0, c0, round, w, g, t, acc);
+        const std::int64_t round_c0 = c0 + 32 * round;
+        if (!p.tma_store) {
+          // The next round's (or tile's) barrier keeps later writes behind these reads.
+          ptx::named_barrier_sync(barrier_id, 128);
+#pragma unroll
+          for (int b = 0; b < 2; ++b) {
+            const std::int64_t box_m0 = kRowsAlongM ? r0 + 32 * b : round_c0;
+            const std::int64_t box_n0 = kRowsAlongM ? round_c0 : r0 + 32 * b;
+            wgmma_copy_box_out<32>(p.m, p.n, p.ldc, pair_ptr + b * Cfg::kStagingBoxBytes, C, box_m0, box_n0, w,
+                                   lane);
+          }
+          continue;
+        }
+        ptx::fence_proxy_async_shared_cta();
+        ptx::named_barrier_sync(barrier_id, 128);
+        if (elected) {
+#pragma unroll
+          for (int b = 0; b < 2; ++b) {
+            const std::int64_t box_m0 = kRowsAlongM ? r0 + 32 * b : round_c0;
+            const std::int64_t box_n0 = kRowsAlongM ? round_c0 : r0 + 32 * b;
+            ptx::cp_async_bulk_tensor_3d_shared_to_global(
+                &map_c, int(box_m0), int(box_n0), batch,
+                my_staging + unsigned((pair * 2 + b) * Cfg::kStagingBoxBytes));
+          }
+          ptx::cp_async_bulk_commit_group();
+        }
+      }
+    }
+    // The last stores must have read the staging before the block's shared memory goes
+    // away (and written C before the kernel counts as done).
+    if (p.tma_store && elected) ptx::cp_async_bulk_wait_group<0>();
+  }
+#else
+  (void)map_x;
+  (void)map_y;
+  (void)map_c;
+  (void)p;
+#endif
+}
+
+// ---- host side ----
+
+inline bool rows_major_layouts(const GemmProblem& p) { return p.opa == p.opb; }  // NN or TT
+
+template <TilemmWgmmaRsConfig kCfg, bool kRepack>
+std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
+  std::string r = require_tensor_core_types<TilemmMmaInput::TF32>(p);
+  if (!r.empty()) return r;
+  if (dev.cc_major != 9 || dev.cc_minor != 0) return "needs compute capability 9.0 (sm_90a wgmma and TMA)";
+  if (kCfg.smem_bytes() > dev.smem_per_block_optin) {
+    return "needs " + std::to_string(kCfg.smem_bytes()) + " bytes of shared memory per block, device allows " +
+           std::to_string(dev.smem_per_block_optin);
+  }
+  if (!aligned_to(p.C, 4)) return "C must be aligned to its element size";
+  // Tile origins up to one tile past m or n are still 32-bit coordinates.
+  constexpr std::int64_t kMaxCoordinate = 2147483647LL - 1024;
+  if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch > kMaxCoordinate) {
+    return "m, n, k and batch must fit the TMA's 32-bit coordinates";
+  }
+  if constexpr (kRepack) {
+    if (!aligned_to(p.A, 4) || !aligned_to(p.B, 4)) return "A and B must be aligned to their element size";
+  } else {
+    const std::string rule = " (and the batch stride) a multiple of 4 elements (TMA)";
+    if (!columns_aligned16(p.A, p.lda, p.stride_a, p.batch, 4)) return "A must be 16-byte aligned with lda" + rule;
+    if (!columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, 4)) return "B must be 16-byte aligned with ldb" + rule;
+    if (!rows_major_layouts(p)) {
+      return "reads op(A) = op(B) = N or T (one operand K-major, the other from registers; NT and TN: the .repack "
+             "entry)";
+    }
+  }
+  constexpr std::int64_t kMaxStrideElements = (std::int64_t(1) << 38) - 1;  // below 2^40 bytes
+  if (p.lda > kMaxStrideElements || p.ldb > kMaxStrideElements || p.stride_a > kMaxStrideElements ||
+      p.stride_b > kMaxStrideElements) {
+    return "leading dimensions and batch strides of A and B must stay below 2^40 bytes (TMA)";
+  }
+  return {};
+}
+
+template <TilemmWgmmaRsConfig kCfg>
+cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
+  using Cfg = TilemmWgmmaRsConfig;
+  if (!rows_major_layouts(prob)) return cudaErrorInvalidValue;
+  const bool rows_along_m = prob.opa == Op::N;  // NN; TT has D = C^T
+  // X: the rows-major operand (A for NN, B stored n x k for TT); Y: the K-major one.
+  const void* const x = rows_along_m ? prob.A : prob.B;
+  const void* const y = rows_along_m ? prob.B : prob.A;
+  const std::int64_t ldx = rows_along_m ? prob.lda : prob.ldb, ldy = rows_along_m ? prob.ldb : prob.lda;
+  const std::int64_t sx = rows_along_m ? prob.stride_a : prob.stride_b;
+  const std::int64_t sy = rows_along_m ? prob.stride_b : prob.stride_a;
+  WgmmaRsParams params{};
+  params.m = prob.m;
+  params.n = prob.n;
+  params.rows = rows_along_m ? prob.m : prob.n;
+  params.cols = rows_along_m ? prob.n : prob.m;
+  CUtensorMap map_x, map_y, map_c;
+  if (!encode_operand_map(&map_x, DType::F32, x, params.rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
+      !encode_operand_map(&map_y, DType::F32, y, prob.k, params.cols, ldy, prob.batch, sy, Cfg::kCols)) {
+    return cudaErrorInvalidValue;
+  }
+  // As in wgmma.cu: TMA stores need 16-byte columns (a store clips at a column's end only
+  // to 16 bytes); otherwise the consumers copy the boxes out.
+  params.tma_store = columns_aligned16(prob.C, prob.ldc, prob.stride_c, prob.batch, 4) && prob.m % 4 == 0 &&
+                     encode_operand_map(&map_c, DType::F32, prob.C, prob.m, prob.n, prob.ldc, prob.batch,
+                                        prob.stride_c, 32, false);
+  if (!params.tma_store) map_c = map_y;  // unused
+  params.alpha = static_cast<float>(prob.alpha);
+  params.beta = static_cast<float>(prob.beta);
+  params.C = static_cast<float*>(prob.C);
+  params.ldc = prob.ldc;
+  params.stride_c = prob.stride_c;
+  params.batch = prob.batch;
+  params.tiles_r = (params.rows + Cfg::kRows - 1) / Cfg::kRows;
+  params.tiles_c = (params.cols + Cfg::kCols - 1) / Cfg::kCols;
+  params.k_blocks = int((prob.k + Cfg::kBk - 1) / Cfg::kBk);
+  params.x_broadcast = prob.batch <= 1 || sx == 0;
+  params.y_broadcast = prob.batch <= 1 || sy == 0;
+  const std::int64_t tiles = params.tiles_r * params.tiles_c * prob.batch;
+  const auto launch = [&]<bool kRowsAlongM>() {
+    const cudaError_t opted = opt_in_dynamic_smem<wgmma_rs_gemm<kCfg, kRowsAlongM>>(kCfg.smem_bytes());
+    if (opted != cudaSuccess) return opted;
+    // Persistent: one block per SM (the shared memory allows no second), tiles in
+    // wgmma_tile_coordinates' L2-friendly order.
+    const std::int64_t blocks = std::min<std::int64_t>(tiles, device_sm_count());
+    wgmma_rs_gemm<kCfg, kRowsAlongM><<<unsigned(blocks), Cfg::kThreads, kCfg.smem_bytes(), stream>>>(
+        map_x, map_y, map_c, params);
+    return cudaGetLastError();
+  };
+  return rows_along_m ? launch.template operator()<true>() : launch.template operator()<false>();
+}
+
+// NT and TN: one operand transposed into the workspace makes the product NN; odd leading
+// dimensions are copied aligned (repack.hpp). NN and TT run as they are where aligned.
+template <TilemmWgmmaRsConfig kCfg>
+cudaError_t launch_wgmma_rs_repacked(const GemmProblem& prob, cudaStream_t stream) {
+  const bool transpose_a = prob.opa == Op::T && prob.opb == Op::N;
+  const bool transpose_b = prob.opa == Op::N && prob.opb == Op::T;
+  return launch_with_aligned_operands(prob, 4, transpose_a, transpose_b, stream,
+                                      [stream](const GemmProblem& q) { return launch_wgmma_rs<kCfg>(q, stream); });
+}
+
+template <TilemmWgmmaRsConfig kCfg, bool kRepack>
+KernelEntry make_wgmma_rs_entry(double relative_speed) {
+  using Cfg = TilemmWgmmaRsConfig;
+  KernelEntry e;
+  e.name = "wgmma_rs.tf32." + std::to_string(Cfg::kRows) + "x" + std::to_string(Cfg::kCols) + "x" +
+           std::to_string(Cfg::kBk) + ".s" + std::to_string(kCfg.stages) + ".persistent.tmastore" +
+           (kRepack ? ".repack" : "");
+  e.family = "wgmma_rs";
+  e.ladder_step = 28;
+  e.summary = std::string(
+                  "Hopper tf32 wgmma with the operand that is not K-major loaded from TMA-filled shared memory into "
+                  "registers (wgmma's A), the K-major one read by descriptor; persistent, staged TMA-store epilogue") +
+              (kRepack ? "; NT/TN: one operand transposed, odd ld repacked, into an aligned workspace" : "");
+  e.dtypes = "tf32";
+  e.min_compute_capability = 90;
+  e.requirements = kRepack ? "compute capability 9.0 (sm_90a); A, B, C aligned to 4 bytes; a stream-ordered "
+                             "workspace for NT/TN (one operand transposed) and odd leading dimensions"
+                           : "compute capability 9.0 (sm_90a); op NN or TT; A and B 16-byte aligned, lda/ldb (and "
+                             "batch strides) multiples of 4 elements";
+  e.arithmetic_intensity = double(Cfg::kRows) * Cfg::kCols / (double(Cfg::kRows + Cfg::kCols) * 2.0);
+  e.auto_eligible = true;
+  // As wgmma's entries: 2300 where the TMA reads the operands in place (above mma_sync),
+  // 2150 for the repacking entry, which only takes products of at least 2 * 512^3 FLOP.
+  const double base = kRepack ? 2150.0 : 2300.0;
+  e.auto_priority = int(base);
+  e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
+    if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
+    // NN (and NT/TN once repacked) has D rows along m; TT along n.
+    const bool rows_along_m = !(p.opa == Op::T && p.opb == Op::T);
+    const std::int64_t rows = rows_along_m ? p.m : p.n, cols = rows_along_m ? p.n : p.m;
+    const std::int64_t tiles_r = (rows + Cfg::kRows - 1) / Cfg::kRows, tiles_c = (cols + Cfg::kCols - 1) / Cfg::kCols;
+    const double fill = double(rows) / double(tiles_r * Cfg::kRows) * double(cols) / double(tiles_c * Cfg::kCols);
+    // NT and TN pay one transposing pass (NN and TT none: wgmma .repack pays it there).
+    const int passes = kRepack && p.opa != p.opb ? 1 : 0;
+    return base + 100.0 * relative_speed * wave_efficiency(tiles_r * tiles_c * p.batch, dev.sm_count) * fill *
+                      transposing_passes_factor(passes);
+  };
+  e.can_implement = wgmma_rs_can_implement<kCfg, kRepack>;
+  e.launch = kRepack ? launch_wgmma_rs_repacked<kCfg> : launch_wgmma_rs<kCfg>;
+  e.resources = [] {
+    return KernelResources{reinterpret_cast<const void*>(&wgmma_rs_gemm<kCfg, true>), Cfg::kThreads,
+                           kCfg.smem_bytes()};
+  };
+  return e;
+}
+
+constexpr TilemmWgmmaRsConfig kWgmmaRsConfig = {4};
+
+}  // namespace tilemm::kernels
+
+namespace tilemm {
+
+void register_wgmma_rs(Registry& r) {
+  r.add(kernels::make_wgmma_rs_entry<kernels::kWgmmaRsConfig, false>(1.0));
+  r.add(kernels::make_wgmma_rs_entry<kernels::kWgmmaRsConfig, true>(1.0));
+}
+
+}  // namespace tilemm
