@@ -24,7 +24,8 @@
 // warpgroups, each 64 rows x 256 columns: one wgmma.m64n256k8 per 8 k, 128 fp32
 // accumulators per thread. Per stage the ring holds X (128 rows x 32 k, 16 KB, four
 // 32 x 32 boxes) and Y (256 columns x 32 k, 32 KB): 48 KB for 2 * 128 * 256 * 32 FLOP,
-// 43 FLOP/B like wgmma's 256 x 128 tf32 tile.
+// 43 FLOP/B like wgmma's 256 x 128 tf32 tile. The 128 x 64 entry (m64n64k8, 8 stages of
+// 24 KB) is for products whose D has few columns.
 //
 // Register loads, per thread and 8-k slice: 4 loads of 4 bytes (two rows, two k). The
 // warpgroup's row slots need not be the tile's rows in order: any permutation works if
@@ -47,6 +48,11 @@
 // TMA cannot write (odd ldc, m not a multiple of 4) is copied out of the same boxes by the
 // warpgroup.
 //
+// `.splitk`: for products with few tiles (16 x 4096 x 11008 NN is 16 tiles on 132 SMs), k
+// is cut into slices, each (tile, slice) pair a work item whose unscaled fp32 partial
+// product leaves through the staging boxes (copied out by the warpgroup) into a workspace;
+// a second kernel sums the slices in a fixed order and applies alpha and beta.
+//
 // Requirements: compute capability 9.0 exactly (sm_90a code), fp32 A, B, C with tf32
 // arithmetic, op NN or TT, A and B 16-byte aligned with lda, ldb and batch strides
 // multiples of 4 elements (TMA); any m, n, k, batch. The `.repack` entry takes any op and
@@ -61,7 +67,9 @@
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/repack.hpp"
+#include "kernels/split_k_reduce.hpp"
 #include "kernels/wgmma_common.cuh"
+#include "kernels/workspace.hpp"
 #include "ptx/cluster.cuh"
 #include "ptx/cp_async.cuh"
 #include "ptx/mbarrier.cuh"
@@ -72,10 +80,11 @@
 
 // See naive.cu: kernel configurations are global-namespace types for nvcc 13.
 struct TilemmWgmmaRsConfig {
-  int stages;  // shared-memory ring depth
+  int cols;      // columns of D per block: wgmma N (64, 128 or 256)
+  int stages;    // shared-memory ring depth
+  bool split_k;  // k split into slices summed by a second kernel (few-tile problems)
 
   static constexpr int kRows = 128;  // rows of D per block: 64 per consumer warpgroup (wgmma M)
-  static constexpr int kCols = 256;  // columns of D per block: wgmma N
   static constexpr int kBk = 32;     // k per stage: one 128-byte swizzle row of fp32
   static constexpr int kSliceK = 8;  // k per wgmma (m64n256k8)
   static constexpr int kConsumers = kRows / 64;
@@ -85,8 +94,8 @@ struct TilemmWgmmaRsConfig {
   static constexpr int kBoxRows = 32;                    // X rows per TMA box: 128 bytes
   static constexpr int kBoxBytes = kBoxRows * kBk * 4;   // (32 rows, 32 k) rows-major: 4 KB
   static constexpr int kXTileBytes = kRows * kBk * 4;    // four boxes
-  static constexpr int kYTileBytes = kCols * kBk * 4;    // (256 columns, 32 k) K-major
-  static constexpr int kStageBytes = kXTileBytes + kYTileBytes;
+  consteval int y_tile_bytes() const { return cols * kBk * 4; }  // (cols, 32 k) K-major
+  consteval int stage_bytes() const { return kXTileBytes + y_tile_bytes(); }
   // Epilogue staging: per consumer two pairs of (32 C columns x 128 bytes) boxes.
   static constexpr int kStagingBoxBytes = 32 * 128;
   static constexpr int kStagingBytes = kConsumers * 4 * kStagingBoxBytes;
@@ -94,10 +103,10 @@ struct TilemmWgmmaRsConfig {
   // stage (so the staging after it stays 1024-aligned), the staging, and 1 KB of slack to
   // align the ring (dynamic shared memory is only guaranteed 16-byte alignment).
   consteval std::int64_t smem_bytes() const {
-    return std::int64_t(stages) * kStageBytes + 1024 + kStagingBytes + 1024;
+    return std::int64_t(stages) * stage_bytes() + 1024 + kStagingBytes + 1024;
   }
   consteval bool valid() const {
-    return stages >= 2 && stages <= 8 && 16 * stages <= 1024 &&
+    return (cols == 64 || cols == 128 || cols == 256) && stages >= 2 && stages <= 8 && 16 * stages <= 1024 &&
            kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536;
   }
 };
@@ -113,9 +122,28 @@ struct WgmmaRsParams {
   std::int64_t batch;
   std::int64_t tiles_r, tiles_c;  // tiles of D along its rows and columns
   int k_blocks;
+  // Work items are (tile, k-slice) pairs, the slices of a tile adjacent; 1 slice of all
+  // k_blocks without split-K. With split-K, C is the fp32 workspace of the slices'
+  // partial products (ld m, slice s at batch position s) and alpha = 1, beta = 0.
+  int slices, k_blocks_per_slice;
   bool tma_store;                 // C can be written by the TMA
   bool x_broadcast, y_broadcast;  // batch stride 0: every batch reads batch 0
 };
+
+struct WgmmaRsItem {
+  std::int64_t tile;
+  int slice, kb_begin, kb_end;
+};
+
+template <TilemmWgmmaRsConfig kCfg>
+__device__ __forceinline__ WgmmaRsItem wgmma_rs_item(const WgmmaRsParams& p, std::int64_t item) {
+  if constexpr (kCfg.split_k) {
+    const int slice = int(item % p.slices), kb_begin = slice * p.k_blocks_per_slice;
+    return {item / p.slices, slice, kb_begin, min(p.k_blocks, kb_begin + p.k_blocks_per_slice)};
+  } else {
+    return {item, 0, 0, p.k_blocks};
+  }
+}
 
 // The row of the consumer's 64 that warp w's lane group g holds in its register slot h
 // (wgmma row 16w + g + 8h): 32-row box w / 2, then within the box 16 (g / 4) + 4 p +
@@ -142,10 +170,10 @@ __device__ __forceinline__ unsigned x_fragment_offset(int w, int g, int t, int i
 // kRowsAlongM (NN): D row = C row, so box row = D column, and each accumulator goes alone;
 // otherwise (TT) D row = C column: box row = D row, and the accumulator pairs (adjacent
 // D columns) are adjacent along m: one 8-byte write.
-template <bool kRowsAlongM>
+template <bool kRowsAlongM, int kAcc>
 __device__ __forceinline__ void wgmma_rs_fill_boxes(const WgmmaRsParams& p, const float* C, char* pair_ptr,
                                                     std::int64_t r0, std::int64_t c0, int round, int w, int g,
-                                                    int t, const float (&acc)[128]) {
+                                                    int t, const float (&acc)[kAcc]) {
   const auto fill = [&]<bool kReadC>() {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -200,15 +228,15 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
   char* const smem = reinterpret_cast<char*>(wgmma_rs_smem);
   const unsigned raw = ptx::shared_address(wgmma_rs_smem);
   const unsigned ring = (raw + 1023u) & ~1023u;
-  const unsigned barriers = ring + unsigned(S * Cfg::kStageBytes);
+  const unsigned barriers = ring + unsigned(S * kCfg.stage_bytes());
   const unsigned staging = barriers + 1024u;
   const auto full_bar = [&](int s) { return barriers + 8u * unsigned(s); };
   const auto empty_bar = [&](int s) { return barriers + 8u * unsigned(S + s); };
-  const auto x_tile = [&](int s) { return ring + unsigned(s * Cfg::kStageBytes); };
+  const auto x_tile = [&](int s) { return ring + unsigned(s * kCfg.stage_bytes()); };
   const auto y_tile = [&](int s) { return x_tile(s) + unsigned(Cfg::kXTileBytes); };
 
   const int warpgroup = threadIdx.x / 128;
-  const std::int64_t tiles = p.tiles_r * p.tiles_c * p.batch;
+  const std::int64_t items = p.tiles_r * p.tiles_c * p.batch * p.slices;
   if (threadIdx.x == 0) {
     ptx::prefetch_tensormap(&map_x);
     ptx::prefetch_tensormap(&map_y);
@@ -225,20 +253,21 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
     ptx::setmaxnreg_dec_sync_aligned_u32<Cfg::kProducerRegisters>();
     int stage = 0;
     unsigned phase = 0;
-    for (std::int64_t t = blockIdx.x; threadIdx.x == 0 && t < tiles; t += gridDim.x) {
-      const WgmmaTile tile = wgmma_tile_coordinates(t, p.tiles_r, p.tiles_c);
-      const int r0 = int(tile.tm) * Cfg::kRows, c0 = int(tile.tn) * Cfg::kCols;
+    for (std::int64_t item = blockIdx.x; threadIdx.x == 0 && item < items; item += gridDim.x) {
+      const WgmmaRsItem work = wgmma_rs_item<kCfg>(p, item);
+      const WgmmaTile tile = wgmma_tile_coordinates(work.tile, p.tiles_r, p.tiles_c);
+      const int r0 = int(tile.tm) * Cfg::kRows, c0 = int(tile.tn) * kCfg.cols;
       const int zx = p.x_broadcast ? 0 : int(tile.batch), zy = p.y_broadcast ? 0 : int(tile.batch);
-      for (int kb = 0; kb < p.k_blocks; ++kb) {
+      for (int kb = work.kb_begin; kb < work.kb_end; ++kb) {
         const int k0 = kb * Cfg::kBk;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(stage), phase ^ 1u);
-        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(stage), unsigned(Cfg::kStageBytes));
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(stage), unsigned(kCfg.stage_bytes()));
         // X stored rows x k (rows contiguous): four (32 rows, 32 k) boxes.
 #pragma unroll
         for (int b = 0; b < Cfg::kRows / Cfg::kBoxRows; ++b)
           ptx::cp_async_bulk_tensor_3d_global_to_shared(x_tile(stage) + b * Cfg::kBoxBytes, &map_x,
                                                         r0 + b * Cfg::kBoxRows, k0, zx, full_bar(stage));
-        // Y stored k x cols (K-major): one (32 k, 256 columns) box.
+        // Y stored k x cols (K-major): one (32 k, kCfg.cols columns) box.
         ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(stage), &map_y, k0, c0, zy, full_bar(stage));
         if (++stage == S) {
           stage = 0;
@@ -263,18 +292,21 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
     char* const my_staging_ptr = smem + (my_staging - raw);
     int stage = 0;
     unsigned phase = 0;
-    for (std::int64_t tile_index = blockIdx.x; tile_index < tiles; tile_index += gridDim.x) {
+    for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
       // 32-bit coordinates (can_implement keeps them below 2^31): fewer registers stay live
       // beside the 128 accumulators.
-      const WgmmaTile tile = wgmma_tile_coordinates(tile_index, p.tiles_r, p.tiles_c);
-      const int tile_r0 = int(tile.tm) * Cfg::kRows + 64 * c, tile_c0 = int(tile.tn) * Cfg::kCols;
-      const int batch = int(tile.batch);
-      float acc[128];
+      const WgmmaRsItem work = wgmma_rs_item<kCfg>(p, item);
+      const WgmmaTile tile = wgmma_tile_coordinates(work.tile, p.tiles_r, p.tiles_c);
+      const int tile_r0 = int(tile.tm) * Cfg::kRows + 64 * c, tile_c0 = int(tile.tn) * kCfg.cols;
+      // The product's batch, or with split-K the slice's partial product.
+      const int batch = kCfg.split_k ? work.slice : int(tile.batch);
+      const int kb_begin = work.kb_begin, kb_end = work.kb_end;
+      float acc[kCfg.cols / 2];
 #pragma unroll
-      for (int j = 0; j < 128; ++j) acc[j] = 0.0f;
+      for (int j = 0; j < kCfg.cols / 2; ++j) acc[j] = 0.0f;
       unsigned a[2][4];
       int previous = -1;
-      for (int kb = 0; kb < p.k_blocks; ++kb) {
+      for (int kb = kb_begin; kb < kb_end; ++kb) {
         ptx::mbarrier_wait_parity_shared_b64(full_bar(stage), phase);
         const char* const x_stage = smem + (x_tile(stage) - raw);
 #pragma unroll
@@ -288,7 +320,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
           for (int i = 0; i < 4; ++i) set[i] = *reinterpret_cast<const unsigned*>(x_stage + x_offset[i] + 1024 * s);
           ptx::wgmma_fence_sync_aligned();
           const std::uint64_t dy = ptx::wgmma_descriptor_swizzle128(y_tile(stage) + 32 * s, 16, 1024);
-          ptx::wgmma_mma_async_m64nNk8_f32_tf32_rs<Cfg::kCols>(acc, set, dy);
+          ptx::wgmma_mma_async_m64nNk8_f32_tf32_rs<kCfg.cols>(acc, set, dy);
           ptx::wgmma_commit_group_sync_aligned();
         }
         previous = stage;
@@ -304,7 +336,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
       const std::int64_t r0 = tile_r0, c0 = tile_c0;
       float* const C = p.C + batch * p.stride_c;
 #pragma unroll
-      for (int round = 0; round < Cfg::kCols / 32; ++round) {
+      for (int round = 0; round < kCfg.cols / 32; ++round) {
         const int pair = round % 2;
         char* const pair_ptr = my_staging_ptr + pair * 2 * Cfg::kStagingBoxBytes;
         // The stores issued from this pair two rounds ago have read it.
@@ -365,6 +397,7 @@ std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) 
            std::to_string(dev.smem_per_block_optin);
   }
   if (!aligned_to(p.C, 4)) return "C must be aligned to its element size";
+  if (kCfg.split_k && p.batch > 1) return "split-K computes one product per call (batchCount = 1)";
   // Tile origins up to one tile past m or n are still 32-bit coordinates.
   constexpr std::int64_t kMaxCoordinate = 2147483647LL - 1024;
   if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch > kMaxCoordinate) {
@@ -407,38 +440,66 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   params.cols = rows_along_m ? prob.n : prob.m;
   CUtensorMap map_x, map_y, map_c;
   if (!encode_operand_map(&map_x, DType::F32, x, params.rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
-      !encode_operand_map(&map_y, DType::F32, y, prob.k, params.cols, ldy, prob.batch, sy, Cfg::kCols)) {
+      !encode_operand_map(&map_y, DType::F32, y, prob.k, params.cols, ldy, prob.batch, sy, kCfg.cols)) {
     return cudaErrorInvalidValue;
   }
-  // As in wgmma.cu: TMA stores need 16-byte columns (a store clips at a column's end only
-  // to 16 bytes); otherwise the consumers copy the boxes out.
-  params.tma_store = columns_aligned16(prob.C, prob.ldc, prob.stride_c, prob.batch, 4) && prob.m % 4 == 0 &&
-                     encode_operand_map(&map_c, DType::F32, prob.C, prob.m, prob.n, prob.ldc, prob.batch,
-                                        prob.stride_c, 32, false);
-  if (!params.tma_store) map_c = map_y;  // unused
+  params.tiles_r = (params.rows + Cfg::kRows - 1) / Cfg::kRows;
+  params.tiles_c = (params.cols + kCfg.cols - 1) / kCfg.cols;
+  params.k_blocks = int((prob.k + Cfg::kBk - 1) / Cfg::kBk);
+  params.slices = 1;
+  params.k_blocks_per_slice = params.k_blocks;
+  params.x_broadcast = prob.batch <= 1 || sx == 0;
+  params.y_broadcast = prob.batch <= 1 || sy == 0;
+  const std::int64_t tiles = params.tiles_r * params.tiles_c * prob.batch;
+  // Where the epilogue writes: C itself, or with split-K the slices' fp32 partial products
+  // (ld m, slice s as output batch s, unscaled: launch_split_k_reduce applies alpha and
+  // beta once they are summed).
   params.alpha = static_cast<float>(prob.alpha);
   params.beta = static_cast<float>(prob.beta);
   params.C = static_cast<float*>(prob.C);
   params.ldc = prob.ldc;
   params.stride_c = prob.stride_c;
   params.batch = prob.batch;
-  params.tiles_r = (params.rows + Cfg::kRows - 1) / Cfg::kRows;
-  params.tiles_c = (params.cols + Cfg::kCols - 1) / Cfg::kCols;
-  params.k_blocks = int((prob.k + Cfg::kBk - 1) / Cfg::kBk);
-  params.x_broadcast = prob.batch <= 1 || sx == 0;
-  params.y_broadcast = prob.batch <= 1 || sy == 0;
-  const std::int64_t tiles = params.tiles_r * params.tiles_c * prob.batch;
+  std::int64_t outputs = prob.batch;
+  StreamWorkspace workspace(stream);
+  if constexpr (kCfg.split_k) {
+    const int wanted = split_k_slices(tiles, device_sm_count(), params.k_blocks, 4, 16);
+    params.k_blocks_per_slice = std::max(1, (params.k_blocks + wanted - 1) / wanted);
+    params.slices = std::max(1, (params.k_blocks + params.k_blocks_per_slice - 1) / params.k_blocks_per_slice);
+    const cudaError_t err = workspace.allocate(std::size_t(params.slices) * std::size_t(prob.m * prob.n) * 4);
+    if (err != cudaSuccess) return err;
+    params.C = workspace.at<float>();
+    params.ldc = prob.m;
+    params.stride_c = prob.m * prob.n;
+    params.alpha = 1.0f;
+    params.beta = 0.0f;
+    outputs = params.slices;
+  }
+  // As in wgmma.cu: TMA stores need 16-byte columns (a store clips at a column's end only
+  // to 16 bytes); otherwise the consumers copy the boxes out. Split-K's slices are always
+  // copied out by the threads: compute-sanitizer's initcheck does not count TMA stores
+  // as initializing global memory, and reported every read of TMA-written slices by the
+  // summing kernel (65k reports on the small test subset, H200, CUDA 13.0).
+  params.tma_store = !kCfg.split_k && columns_aligned16(params.C, params.ldc, params.stride_c, outputs, 4) &&
+                     prob.m % 4 == 0 &&
+                     encode_operand_map(&map_c, DType::F32, params.C, prob.m, prob.n, params.ldc, outputs,
+                                        params.stride_c, 32, false);
+  if (!params.tma_store) map_c = map_y;  // unused
   const auto launch = [&]<bool kRowsAlongM>() {
     const cudaError_t opted = opt_in_dynamic_smem<wgmma_rs_gemm<kCfg, kRowsAlongM>>(kCfg.smem_bytes());
     if (opted != cudaSuccess) return opted;
-    // Persistent: one block per SM (the shared memory allows no second), tiles in
+    // Persistent: one block per SM (the shared memory allows no second), work items in
     // wgmma_tile_coordinates' L2-friendly order.
-    const std::int64_t blocks = std::min<std::int64_t>(tiles, device_sm_count());
+    const std::int64_t blocks = std::min<std::int64_t>(tiles * params.slices, device_sm_count());
     wgmma_rs_gemm<kCfg, kRowsAlongM><<<unsigned(blocks), Cfg::kThreads, kCfg.smem_bytes(), stream>>>(
         map_x, map_y, map_c, params);
     return cudaGetLastError();
   };
-  return rows_along_m ? launch.template operator()<true>() : launch.template operator()<false>();
+  cudaError_t launched = rows_along_m ? launch.template operator()<true>() : launch.template operator()<false>();
+  if constexpr (kCfg.split_k) {
+    if (launched == cudaSuccess) launched = launch_split_k_reduce(prob, params.C, params.slices, stream);
+  }
+  return workspace.finish(launched);
 }
 
 // NT and TN: one operand transposed into the workspace makes the product NN; odd leading
@@ -451,40 +512,87 @@ cudaError_t launch_wgmma_rs_repacked(const GemmProblem& prob, cudaStream_t strea
                                       [stream](const GemmProblem& q) { return launch_wgmma_rs<kCfg>(q, stream); });
 }
 
+// auto's estimate for the in-place entries, which compete with each other on the shapes
+// where tile width and split-K decide (a product with one small dimension, or few tiles):
+// the share of the GPU's tf32 rate (3.0 TFLOP/s per SM, the 256-column tile's measured
+// 400 on the H200's 132) that the entry would deliver, from a time model:
+//   main loop: waves of work items x one item's time at the entry's per-SM rate, against
+//     reading A and B and writing C once at 3.0 TB/s (the rate the H200's GEMM kernels
+//     stream at, below the 4.2 of a copy): the longer of the two plus a quarter of the
+//     shorter;
+//   split-K: plus writing and reading back the fp32 slices and writing C, and 5 us for
+//     the second kernel and the workspace.
+// Measured on the H200 (docs/ladder.md, step 28), a compute-only score (speed x waves x
+// fill, as wgmma's entries use) chose the 256-column split-K entry at 1024^3 TT (23 us
+// against 16 for the 64-column tile) and the 256-column tile at 128 x 14336 x 4096 TT (136
+// against 90 us); this model picks the faster one on every shape of the tf32 standard
+// suite (NN and TT) where the two differed by more than 10%.
+template <TilemmWgmmaRsConfig kCfg>
+double wgmma_rs_share_of_peak(const GemmProblem& p, const DeviceInfo& dev, double sm_flops_per_second) {
+  using Cfg = TilemmWgmmaRsConfig;
+  constexpr double kPeakSmFlopsPerSecond = 3.0e12, kBytesPerSecond = 3.0e12, kSplitKFixedSeconds = 5e-6;
+  const bool rows_along_m = !(p.opa == Op::T && p.opb == Op::T);  // NN (TT: D = C^T)
+  const std::int64_t rows = rows_along_m ? p.m : p.n, cols = rows_along_m ? p.n : p.m;
+  const std::int64_t tiles = (rows + Cfg::kRows - 1) / Cfg::kRows * ((cols + kCfg.cols - 1) / kCfg.cols) * p.batch;
+  const std::int64_t k_blocks = (p.k + Cfg::kBk - 1) / Cfg::kBk;
+  const int slices = kCfg.split_k ? split_k_slices(tiles, dev.sm_count, k_blocks, 4, 16) : 1;
+  const std::int64_t sms = std::max(1, dev.sm_count);
+  const double waves = double((tiles * slices + sms - 1) / sms);
+  const double item_seconds = 2.0 * Cfg::kRows * kCfg.cols * double(k_blocks * Cfg::kBk) / slices / sm_flops_per_second;
+  const double mn = double(p.m) * double(p.n);
+  const double operand_bytes = 4.0 * (double(rows + cols) * double(p.k) + mn) * double(p.batch);
+  // The loads overlap the arithmetic, but not perfectly: a quarter of the shorter of the
+  // two is charged on top of the longer (so of two memory-bound entries the one with less
+  // arithmetic per byte still scores higher, as measured).
+  const double compute = waves * item_seconds, memory = operand_bytes / kBytesPerSecond;
+  double seconds = std::max(compute, memory) + 0.25 * std::min(compute, memory);
+  if (kCfg.split_k) seconds += 4.0 * (2.0 * slices + 1.0) * mn / kBytesPerSecond + kSplitKFixedSeconds;
+  return p.flops() / (seconds * kPeakSmFlopsPerSecond * double(sms));
+}
+
 template <TilemmWgmmaRsConfig kCfg, bool kRepack>
-KernelEntry make_wgmma_rs_entry(double relative_speed) {
+// sm_flops_per_second: the entry's main-loop rate per SM, measured on the H200 at 4096^3.
+KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
   using Cfg = TilemmWgmmaRsConfig;
   KernelEntry e;
-  e.name = "wgmma_rs.tf32." + std::to_string(Cfg::kRows) + "x" + std::to_string(Cfg::kCols) + "x" +
+  e.name = "wgmma_rs.tf32." + std::to_string(Cfg::kRows) + "x" + std::to_string(kCfg.cols) + "x" +
            std::to_string(Cfg::kBk) + ".s" + std::to_string(kCfg.stages) + ".persistent.tmastore" +
-           (kRepack ? ".repack" : "");
+           (kCfg.split_k ? ".splitk" : "") + (kRepack ? ".repack" : "");
   e.family = "wgmma_rs";
   e.ladder_step = 28;
   e.summary = std::string(
                   "Hopper tf32 wgmma with the operand that is not K-major loaded from TMA-filled shared memory into "
                   "registers (wgmma's A), the K-major one read by descriptor; persistent, staged TMA-store epilogue") +
+              (kCfg.split_k ? "; k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
               (kRepack ? "; NT/TN: one operand transposed, odd ld repacked, into an aligned workspace" : "");
   e.dtypes = "tf32";
   e.min_compute_capability = 90;
   e.requirements = kRepack ? "compute capability 9.0 (sm_90a); A, B, C aligned to 4 bytes; a stream-ordered "
                              "workspace for NT/TN (one operand transposed) and odd leading dimensions"
-                           : "compute capability 9.0 (sm_90a); op NN or TT; A and B 16-byte aligned, lda/ldb (and "
-                             "batch strides) multiples of 4 elements";
-  e.arithmetic_intensity = double(Cfg::kRows) * Cfg::kCols / (double(Cfg::kRows + Cfg::kCols) * 2.0);
+                           : std::string("compute capability 9.0 (sm_90a); op NN or TT; A and B 16-byte aligned, "
+                                         "lda/ldb (and batch strides) multiples of 4 elements") +
+                                 (kCfg.split_k ? "; batchCount = 1; a stream-ordered workspace for the slices" : "");
+  e.arithmetic_intensity = double(Cfg::kRows) * kCfg.cols / (double(Cfg::kRows + kCfg.cols) * 2.0);
   e.auto_eligible = true;
-  // As wgmma's entries: 2300 where the TMA reads the operands in place (above mma_sync),
-  // 2150 for the repacking entry, which only takes products of at least 2 * 512^3 FLOP.
+  // 2300 + 100 x the share of peak where the TMA reads the operands in place (above
+  // mma_sync; for large products it equals wgmma's speed x waves x fill). The repacking
+  // entry scores as wgmma's `.repack` entries do, so the two compare: 2150 + 100 x speed x
+  // waves x fill x 0.9 per transposing pass, only for products of at least 2 * 512^3 FLOP.
   const double base = kRepack ? 2150.0 : 2300.0;
   e.auto_priority = int(base);
-  e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
-    if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
+  e.auto_score = [sm_flops_per_second, base](const GemmProblem& p, const DeviceInfo& dev) {
+    if constexpr (!kRepack) {
+      return base + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, sm_flops_per_second);
+    }
+    if (p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
     // NN (and NT/TN once repacked) has D rows along m; TT along n.
     const bool rows_along_m = !(p.opa == Op::T && p.opb == Op::T);
     const std::int64_t rows = rows_along_m ? p.m : p.n, cols = rows_along_m ? p.n : p.m;
-    const std::int64_t tiles_r = (rows + Cfg::kRows - 1) / Cfg::kRows, tiles_c = (cols + Cfg::kCols - 1) / Cfg::kCols;
-    const double fill = double(rows) / double(tiles_r * Cfg::kRows) * double(cols) / double(tiles_c * Cfg::kCols);
+    const std::int64_t tiles_r = (rows + Cfg::kRows - 1) / Cfg::kRows, tiles_c = (cols + kCfg.cols - 1) / kCfg.cols;
+    const double fill = double(rows) / double(tiles_r * Cfg::kRows) * double(cols) / double(tiles_c * kCfg.cols);
     // NT and TN pay one transposing pass (NN and TT none: wgmma .repack pays it there).
-    const int passes = kRepack && p.opa != p.opb ? 1 : 0;
+    const int passes = p.opa != p.opb ? 1 : 0;
+    const double relative_speed = sm_flops_per_second / 3.0e12;
     return base + 100.0 * relative_speed * wave_efficiency(tiles_r * tiles_c * p.batch, dev.sm_count) * fill *
                       transposing_passes_factor(passes);
   };
@@ -497,15 +605,30 @@ KernelEntry make_wgmma_rs_entry(double relative_speed) {
   return e;
 }
 
-constexpr TilemmWgmmaRsConfig kWgmmaRsConfig = {4};
+// {stages, split_k}: the in-place and repacking entries, and split-K for few tiles.
+// {cols, stages, split_k}, with their main-loop rates per SM (H200, tf32 TT 4096^3: 408
+// and 215 TFLOP/s on 132 SMs): the 256-column tile for everything large; 64 columns for
+// products with one small dimension along D's columns (TT with small m, NN with small n),
+// where a 256-wide wgmma computes mostly zeros, and for products with few tiles. It runs
+// at about half the rate: per 8-k slice the register loads (2 KB per consumer) are as large
+// as the Y operand, so shared memory, not the tensor cores, sets the pace.
+constexpr TilemmWgmmaRsConfig kWgmmaRsWide = {256, 4, false};
+constexpr TilemmWgmmaRsConfig kWgmmaRsNarrow = {64, 8, false};
+constexpr TilemmWgmmaRsConfig kWgmmaRsWideSplitK = {256, 4, true};
+constexpr TilemmWgmmaRsConfig kWgmmaRsNarrowSplitK = {64, 8, true};
 
 }  // namespace tilemm::kernels
 
 namespace tilemm {
 
 void register_wgmma_rs(Registry& r) {
-  r.add(kernels::make_wgmma_rs_entry<kernels::kWgmmaRsConfig, false>(1.0));
-  r.add(kernels::make_wgmma_rs_entry<kernels::kWgmmaRsConfig, true>(1.0));
+  using namespace kernels;
+  constexpr double kWideRate = 3.0e12, kNarrowRate = 1.6e12;
+  r.add(make_wgmma_rs_entry<kWgmmaRsWide, false>(kWideRate));
+  r.add(make_wgmma_rs_entry<kWgmmaRsNarrow, false>(kNarrowRate));
+  r.add(make_wgmma_rs_entry<kWgmmaRsWideSplitK, false>(kWideRate));
+  r.add(make_wgmma_rs_entry<kWgmmaRsNarrowSplitK, false>(kNarrowRate));
+  r.add(make_wgmma_rs_entry<kWgmmaRsWide, true>(kWideRate));
 }
 
 }  // namespace tilemm

@@ -326,4 +326,32 @@ TEST(Registry, AutoRunsTf32WithTheFewestTransposingPasses) {
   EXPECT_EQ(tf32(4093, Op::T, Op::N), "wgmma.tf32.256x128x32.s4.persistent.c2.tmastore.repack");
 }
 
+TEST(Registry, AutoPicksTheWgmmaRsTileAndSplitByItsTimeModel) {
+  // Measured on the H200 (docs/ladder.md, step 28), each the fastest of the four in-place
+  // wgmma_rs entries: the 64-column tile where D has few columns or the product few tiles,
+  // split-K where k is long beside few tiles, the 256-column tile for large products.
+  using tilemm::Op;
+  const std::string wide = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore";
+  const std::string narrow = "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore";
+  const auto tf32 = [](std::int64_t m, std::int64_t n, std::int64_t k, Op op) {
+    tilemm::GemmProblem p = problem_of_dtype("tf32");
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.opa = p.opb = op;
+    p.lda = op == Op::N ? m : k;
+    p.ldb = op == Op::N ? k : n;
+    p.ldc = m;
+    return auto_choice(p);
+  };
+  EXPECT_EQ(tf32(4096, 4096, 4096, Op::N), wide);             // 0.334 ms (64 columns: 0.716)
+  EXPECT_EQ(tf32(2048, 2048, 2048, Op::T), wide);             // 47.6 us (64 columns: 77.7)
+  EXPECT_EQ(tf32(1024, 1024, 1024, Op::N), narrow);           // 17.9 us (256, split: 23.6)
+  EXPECT_EQ(tf32(16, 11008, 4096, Op::T), narrow);            // 55.9 us (256: 141.6)
+  EXPECT_EQ(tf32(11008, 16, 4096, Op::N), narrow);            // 57.5 us (256: 138.7)
+  EXPECT_EQ(tf32(16, 4096, 4096, Op::T), narrow + ".splitk");  // 29.2 us (256, split: 56.7)
+  EXPECT_EQ(tf32(16, 4096, 4096, Op::N), wide + ".splitk");    // 36.1 us (64, split: 45.7)
+  EXPECT_EQ(tf32(16, 11008, 4096, Op::N), wide + ".splitk");   // 57.6 us (256: 83.0)
+}
+
 }  // namespace
