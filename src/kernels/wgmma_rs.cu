@@ -61,7 +61,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <mutex>
 #include <string>
 
 #include "kernels/gemm_common.cuh"
@@ -86,7 +85,7 @@ struct TilemmWgmmaRsConfig {
 
   static constexpr int kRows = 128;  // rows of D per block: 64 per consumer warpgroup (wgmma M)
   static constexpr int kBk = 32;     // k per stage: one 128-byte swizzle row of fp32
-  static constexpr int kSliceK = 8;  // k per wgmma (m64n256k8)
+  static constexpr int kSliceK = 8;  // k per wgmma (m64nNk8)
   static constexpr int kConsumers = kRows / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
   static constexpr int kProducerRegisters = 40;
