@@ -46,7 +46,8 @@
 // Requirements (the TMA's): compute capability 9.0 exactly (sm_90a code), A and B
 // 16-byte aligned, lda, ldb and batch strides multiples of 16 bytes, and for tf32 op(A) =
 // T, op(B) = N. Any m, n, k, batch; C aligned to its element size. Other operands go to
-// the `.repack` entries (or, on other GPUs, to mma_sync).
+// the `.repack` entries (or, on other GPUs, to mma_sync); tf32 NN and TT run without a
+// transposing pass in wgmma_rs.cu.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
