@@ -712,37 +712,11 @@ inline bool k_major_layouts(const GemmProblem& p) { return p.opa == Op::T && p.o
 template <TilemmWgmmaConfig kCfg, bool kRepack>
 std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   std::string r = require_tensor_core_types<kCfg.input>(p);
+  if (r.empty()) r = wgmma_tma_requirements(p, dev, kCfg.smem_bytes(), kCfg.element_bytes(), kRepack);
   if (!r.empty()) return r;
-  if (dev.cc_major != 9 || dev.cc_minor != 0) return "needs compute capability 9.0 (sm_90a wgmma and TMA)";
-  if (kCfg.smem_bytes() > dev.smem_per_block_optin) {
-    return "needs " + std::to_string(kCfg.smem_bytes()) + " bytes of shared memory per block, device allows " +
-           std::to_string(dev.smem_per_block_optin);
-  }
-  if (!aligned_to(p.C, dtype_size(p.c_type))) return "C must be aligned to its element size";
   if (kCfg.split_k && p.batch > 1) return "split-K computes one product per call (batchCount = 1)";
-  // Tile origins up to one cluster of tiles past m or n are still 32-bit coordinates.
-  constexpr std::int64_t kMaxCoordinate = 2147483647LL - 1024;
-  if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch > kMaxCoordinate) {
-    return "m, n, k and batch must fit the TMA's 32-bit coordinates";
-  }
-  constexpr std::int64_t es = kCfg.element_bytes();
-  if constexpr (kRepack) {
-    if (!aligned_to(p.A, es) || !aligned_to(p.B, es)) {
-      return "A and B must be aligned to their element size";
-    }
-  } else {
-    const std::string rule = " (and the batch stride) a multiple of " + std::to_string(16 / es) + " elements (TMA)";
-    if (!columns_aligned16(p.A, p.lda, p.stride_a, p.batch, es)) return "A must be 16-byte aligned with lda" + rule;
-    if (!columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, es)) return "B must be 16-byte aligned with ldb" + rule;
-    if (kCfg.input == TilemmMmaInput::TF32 && !k_major_layouts(p)) {
-      return "tf32 wgmma reads both operands K-major: needs op(A) = T and op(B) = N (other ops: the .repack entry)";
-    }
-  }
-  // The tensor map's strides are below 2^40 bytes (repacked operands are smaller still).
-  constexpr std::int64_t kMaxStrideElements = (std::int64_t(1) << 39) - 1;
-  if (p.lda > kMaxStrideElements || p.ldb > kMaxStrideElements || p.stride_a > kMaxStrideElements ||
-      p.stride_b > kMaxStrideElements) {
-    return "leading dimensions and batch strides of A and B must stay below 2^40 bytes (TMA)";
+  if (!kRepack && kCfg.input == TilemmMmaInput::TF32 && !k_major_layouts(p)) {
+    return "tf32 wgmma reads both operands K-major: needs op(A) = T and op(B) = N (other ops: the .repack entry)";
   }
   return {};
 }

@@ -1,17 +1,59 @@
 // What the two Hopper families share: wgmma (both operands read from shared memory) and
-// wgmma_rs (one operand read from registers). The L2-friendly order of a persistent
-// grid's tiles, the TMA tensor maps of operands and C, and the copy of a staged C box by
-// the warpgroup where the TMA cannot store it.
+// wgmma_rs (one operand read from registers). The requirements the TMA puts on a problem,
+// the L2-friendly order of a persistent grid's tiles, the TMA tensor maps of operands and
+// C, and the copy of a staged C box by the warpgroup where the TMA cannot store it.
 #pragma once
 
 #include <cuda.h>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "core/problem.hpp"
+#include "kernels/gemm_common.cuh"
+#include "registry/registry.hpp"
 
 namespace tilemm::kernels {
+
+// The requirements every entry of both families has, "" when they hold: compute capability
+// 9.0 (sm_90a code), the block's shared memory, C aligned to its element size, and what
+// the TMA needs of A and B: 32-bit coordinates (tile origins up to a cluster past m or n
+// included), strides below 2^40 bytes, and 16-byte-aligned bases, leading dimensions and
+// batch strides, or with `repacked` (operands the TMA cannot read are copied into an
+// aligned workspace first) element alignment only.
+inline std::string wgmma_tma_requirements(const GemmProblem& p, const DeviceInfo& dev, std::int64_t smem_bytes,
+                                          std::int64_t element_bytes, bool repacked) {
+  if (dev.cc_major != 9 || dev.cc_minor != 0) return "needs compute capability 9.0 (sm_90a wgmma and TMA)";
+  if (smem_bytes > dev.smem_per_block_optin) {
+    return "needs " + std::to_string(smem_bytes) + " bytes of shared memory per block, device allows " +
+           std::to_string(dev.smem_per_block_optin);
+  }
+  if (!aligned_to(p.C, dtype_size(p.c_type))) return "C must be aligned to its element size";
+  constexpr std::int64_t kMaxCoordinate = 2147483647LL - 1024;
+  if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch > kMaxCoordinate) {
+    return "m, n, k and batch must fit the TMA's 32-bit coordinates";
+  }
+  const std::int64_t max_stride = ((std::int64_t(1) << 40) - 1) / element_bytes;
+  if (p.lda > max_stride || p.ldb > max_stride || p.stride_a > max_stride || p.stride_b > max_stride) {
+    return "leading dimensions and batch strides of A and B must stay below 2^40 bytes (TMA)";
+  }
+  if (repacked) {
+    if (!aligned_to(p.A, element_bytes) || !aligned_to(p.B, element_bytes)) {
+      return "A and B must be aligned to their element size";
+    }
+    return {};
+  }
+  const std::string rule =
+      " (and the batch stride) a multiple of " + std::to_string(16 / element_bytes) + " elements (TMA)";
+  if (!columns_aligned16(p.A, p.lda, p.stride_a, p.batch, element_bytes)) {
+    return "A must be 16-byte aligned with lda" + rule;
+  }
+  if (!columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes)) {
+    return "B must be 16-byte aligned with ldb" + rule;
+  }
+  return {};
+}
 
 // Tiles are numbered batch-major; within a batch, in groups of kGroupRows tile rows
 // (along m) walked column by column, so the blocks running at once share a few A row

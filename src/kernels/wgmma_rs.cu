@@ -389,34 +389,12 @@ inline bool rows_major_layouts(const GemmProblem& p) { return p.opa == p.opb; } 
 template <TilemmWgmmaRsConfig kCfg, bool kRepack>
 std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   std::string r = require_tensor_core_types<TilemmMmaInput::TF32>(p);
+  if (r.empty()) r = wgmma_tma_requirements(p, dev, kCfg.smem_bytes(), 4, kRepack);
   if (!r.empty()) return r;
-  if (dev.cc_major != 9 || dev.cc_minor != 0) return "needs compute capability 9.0 (sm_90a wgmma and TMA)";
-  if (kCfg.smem_bytes() > dev.smem_per_block_optin) {
-    return "needs " + std::to_string(kCfg.smem_bytes()) + " bytes of shared memory per block, device allows " +
-           std::to_string(dev.smem_per_block_optin);
-  }
-  if (!aligned_to(p.C, 4)) return "C must be aligned to its element size";
   if (kCfg.split_k && p.batch > 1) return "split-K computes one product per call (batchCount = 1)";
-  // Tile origins up to one tile past m or n are still 32-bit coordinates.
-  constexpr std::int64_t kMaxCoordinate = 2147483647LL - 1024;
-  if (p.m > kMaxCoordinate || p.n > kMaxCoordinate || p.k > kMaxCoordinate || p.batch > kMaxCoordinate) {
-    return "m, n, k and batch must fit the TMA's 32-bit coordinates";
-  }
-  if constexpr (kRepack) {
-    if (!aligned_to(p.A, 4) || !aligned_to(p.B, 4)) return "A and B must be aligned to their element size";
-  } else {
-    const std::string rule = " (and the batch stride) a multiple of 4 elements (TMA)";
-    if (!columns_aligned16(p.A, p.lda, p.stride_a, p.batch, 4)) return "A must be 16-byte aligned with lda" + rule;
-    if (!columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, 4)) return "B must be 16-byte aligned with ldb" + rule;
-    if (!rows_major_layouts(p)) {
-      return "reads op(A) = op(B) = N or T (one operand K-major, the other from registers; NT and TN: the .repack "
-             "entry)";
-    }
-  }
-  constexpr std::int64_t kMaxStrideElements = (std::int64_t(1) << 38) - 1;  // below 2^40 bytes
-  if (p.lda > kMaxStrideElements || p.ldb > kMaxStrideElements || p.stride_a > kMaxStrideElements ||
-      p.stride_b > kMaxStrideElements) {
-    return "leading dimensions and batch strides of A and B must stay below 2^40 bytes (TMA)";
+  if (!kRepack && !rows_major_layouts(p)) {
+    return "reads op(A) = op(B) = N or T (one operand K-major, the other from registers; NT and TN: the .repack "
+           "entry)";
   }
   return {};
 }

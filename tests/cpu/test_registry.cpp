@@ -277,6 +277,30 @@ TEST(Registry, AutoTakesTheSkinnyKernelForSixteenRowsOrColumns) {
   EXPECT_EQ(auto_choice(fp32_problem(64, 11008, 4096, Op::N, Op::N)).rfind("skinny_splitk", 0), std::string::npos);
 }
 
+TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
+  // A tensor map's strides must stay below 2^40 bytes: 2^39 elements of 2 bytes, 2^38 of
+  // 4. The tf32 wgmma entries used the 2-byte limit for every type, so lda = 2^38 floats
+  // passed can_implement and failed at launch.
+  const tilemm::DeviceInfo hopper = hopper_device();
+  int checked = 0;
+  for (const auto& e : tilemm::registry().entries()) {
+    if (e.family != "wgmma" && e.family != "wgmma_rs") continue;
+    for (const auto& d : e.dtype_list())
+      for (tilemm::Op opa : {tilemm::Op::N, tilemm::Op::T}) {
+        tilemm::GemmProblem p = problem_of_dtype(d);
+        p.opa = opa;
+        if (!e.can_implement(p, hopper).empty()) continue;  // a layout the entry does not take
+        const std::int64_t limit = (std::int64_t(1) << 40) / tilemm::dtype_size(p.a_type);
+        p.lda = limit - 8;
+        EXPECT_EQ(e.can_implement(p, hopper), "") << e.name << " " << d << " lda " << p.lda;
+        p.lda = limit;
+        EXPECT_NE(e.can_implement(p, hopper), "") << e.name << " " << d << " lda " << p.lda;
+        ++checked;
+      }
+  }
+  EXPECT_GT(checked, 0);
+}
+
 TEST(Registry, AutoKeepsClustersOfTwoOffProductsWithFewColumns) {
   // A cluster of two 128-column tiles leaves one CTA idle when n <= 128 (a decode step's TN
   // form): measured on the H200, 13 of the 14 bf16/fp16/tf32 shapes whose choice this
