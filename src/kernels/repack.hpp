@@ -4,10 +4,10 @@
 // Such an operand is first copied, as stored, into a stream-ordered workspace whose
 // leading dimension is rounded up to 16 bytes and whose batch stride is ld' x columns:
 // one pass over the operand for a kernel that then runs at its aligned speed. An operand
-// can also be transposed on the way (tf32 wgmma reads both operands K-major; double_buffer
-// turns NT and TN into NN, its fastest layout). An operand the kernel can read as it is
-// is used in place.
-// Not a ladder step: the `.repack` entries of wgmma and double_buffer call it.
+// can also be transposed on the way (tf32 wgmma reads both operands K-major; wgmma_rs and
+// double_buffer turn NT and TN into NN). An operand the kernel can read as it is is used
+// in place.
+// Not a ladder step: the `.repack` entries of wgmma, wgmma_rs and double_buffer call it.
 #pragma once
 
 #include <cstdint>

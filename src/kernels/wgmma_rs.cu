@@ -113,8 +113,7 @@ struct TilemmWgmmaRsConfig {
 namespace tilemm::kernels {
 
 struct WgmmaRsParams {
-  std::int64_t m, n;           // of C
-  std::int64_t rows, cols;     // of D: (m, n) for NN, (n, m) for TT
+  std::int64_t m, n;  // of C
   float alpha, beta;
   float* C;
   std::int64_t ldc, stride_c;
@@ -410,18 +409,17 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   const std::int64_t ldx = rows_along_m ? prob.lda : prob.ldb, ldy = rows_along_m ? prob.ldb : prob.lda;
   const std::int64_t sx = rows_along_m ? prob.stride_a : prob.stride_b;
   const std::int64_t sy = rows_along_m ? prob.stride_b : prob.stride_a;
+  const std::int64_t rows = rows_along_m ? prob.m : prob.n, cols = rows_along_m ? prob.n : prob.m;  // of D
+  CUtensorMap map_x, map_y, map_c;
+  if (!encode_operand_map(&map_x, DType::F32, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
+      !encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, kCfg.cols)) {
+    return cudaErrorInvalidValue;
+  }
   WgmmaRsParams params{};
   params.m = prob.m;
   params.n = prob.n;
-  params.rows = rows_along_m ? prob.m : prob.n;
-  params.cols = rows_along_m ? prob.n : prob.m;
-  CUtensorMap map_x, map_y, map_c;
-  if (!encode_operand_map(&map_x, DType::F32, x, params.rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
-      !encode_operand_map(&map_y, DType::F32, y, prob.k, params.cols, ldy, prob.batch, sy, kCfg.cols)) {
-    return cudaErrorInvalidValue;
-  }
-  params.tiles_r = (params.rows + Cfg::kRows - 1) / Cfg::kRows;
-  params.tiles_c = (params.cols + kCfg.cols - 1) / kCfg.cols;
+  params.tiles_r = (rows + Cfg::kRows - 1) / Cfg::kRows;
+  params.tiles_c = (cols + kCfg.cols - 1) / kCfg.cols;
   params.k_blocks = int((prob.k + Cfg::kBk - 1) / Cfg::kBk);
   params.slices = 1;
   params.k_blocks_per_slice = params.k_blocks;
@@ -437,7 +435,6 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   params.ldc = prob.ldc;
   params.stride_c = prob.stride_c;
   params.batch = prob.batch;
-  std::int64_t outputs = prob.batch;
   StreamWorkspace workspace(stream);
   if constexpr (kCfg.split_k) {
     const int wanted = split_k_slices(tiles, device_sm_count(), params.k_blocks, 4, 16);
@@ -450,17 +447,16 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
     params.stride_c = prob.m * prob.n;
     params.alpha = 1.0f;
     params.beta = 0.0f;
-    outputs = params.slices;
   }
   // As in wgmma.cu: TMA stores need 16-byte columns (a store clips at a column's end only
   // to 16 bytes); otherwise the consumers copy the boxes out. Split-K's slices are always
   // copied out by the threads: compute-sanitizer's initcheck does not count TMA stores
   // as initializing global memory, and reported every read of TMA-written slices by the
   // summing kernel (65k reports on the small test subset, H200, CUDA 13.0).
-  params.tma_store = !kCfg.split_k && columns_aligned16(params.C, params.ldc, params.stride_c, outputs, 4) &&
+  params.tma_store = !kCfg.split_k && columns_aligned16(prob.C, prob.ldc, prob.stride_c, prob.batch, 4) &&
                      prob.m % 4 == 0 &&
-                     encode_operand_map(&map_c, DType::F32, params.C, prob.m, prob.n, params.ldc, outputs,
-                                        params.stride_c, 32, false);
+                     encode_operand_map(&map_c, DType::F32, prob.C, prob.m, prob.n, prob.ldc, prob.batch,
+                                        prob.stride_c, 32, false);
   if (!params.tma_store) map_c = map_y;  // unused
   const auto launch = [&]<bool kRowsAlongM>() {
     const cudaError_t opted = opt_in_dynamic_smem<wgmma_rs_gemm<kCfg, kRowsAlongM>>(kCfg.smem_bytes());
