@@ -501,8 +501,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   if (warpgroup == 0) {
     // Producer: one thread issues every copy; the rest of the warpgroup idles.
     ptx::setmaxnreg_dec_sync_aligned_u32<TilemmWgmmaConfig::kProducerRegisters>();
-    int stage = 0;
-    unsigned phase = 0;
+    RingPosition<S> pos;
     WgmmaWork w;
     for (std::int64_t i = 0; threadIdx.x == 0 && wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
       const WgmmaTile tile = wgmma_tile_coordinates(w.tile, p.tiles_m, cluster_cols);
@@ -510,28 +509,26 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       const int za = p.a_broadcast ? 0 : int(tile.batch), zb = p.b_broadcast ? 0 : int(tile.batch);
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         const int k0 = kb * BK;
-        ptx::mbarrier_wait_parity_shared_b64(empty_bar(stage), phase ^ 1u);
-        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(stage), unsigned(kCfg.stage_bytes()));
+        ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
         if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k)
 #pragma unroll
           for (int j = 0; j < BN / 64; ++j)
-            ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(stage) + j * kMnBlockBytes, &map_b, n0 + 64 * j, k0,
-                                                          zb, full_bar(stage));
+            ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(pos.stage) + j * kMnBlockBytes, &map_b, n0 + 64 * j,
+                                                          k0, zb, full_bar(pos.stage));
         } else {  // B stored k x n: one box (k 64, n BN)
-          ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(stage), &map_b, k0, n0, zb, full_bar(stage));
+          ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(pos.stage), &map_b, k0, n0, zb, full_bar(pos.stage));
         }
         if constexpr (kTransA) {  // A stored k x m: one box (k 64, m BM / CN) per CTA
           constexpr int kRows = BM / CN;
-          load_a(b_tile(stage) + rank * kRows * 128, k0, m0 + int(rank) * kRows, za, full_bar(stage));
+          load_a(b_tile(pos.stage) + rank * kRows * 128, k0, m0 + int(rank) * kRows, za, full_bar(pos.stage));
         } else {  // A stored m x k: 64 x 64 boxes (m, k), every CN-th one per CTA
 #pragma unroll
           for (int j = 0; j < BM / 64; ++j)
-            if (j % CN == int(rank)) load_a(b_tile(stage) + j * kMnBlockBytes, m0 + 64 * j, k0, za, full_bar(stage));
+            if (j % CN == int(rank))
+              load_a(b_tile(pos.stage) + j * kMnBlockBytes, m0 + 64 * j, k0, za, full_bar(pos.stage));
         }
-        if (++stage == S) {
-          stage = 0;
-          phase ^= 1u;
-        }
+        pos.advance();
       }
     }
   } else {
@@ -542,8 +539,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     const bool elected = threadIdx.x % 128 == 0;
     const unsigned my_staging = staging + unsigned(c * 2 * TilemmWgmmaConfig::kStagingBoxBytes);
     char* const my_staging_ptr = reinterpret_cast<char*>(wgmma_smem) + (my_staging - raw);
-    int stage = 0;
-    unsigned phase = 0;
+    RingPosition<S> pos;
     WgmmaWork w;
     for (std::int64_t i = 0; wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
       // The epilogue's coordinates, 32-bit (can_implement keeps them below 2^31) so that
@@ -556,9 +552,9 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       for (int j = 0; j < BM / 2; ++j) acc[j] = 0.0f;
       int previous = -1;
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
-        ptx::mbarrier_wait_parity_shared_b64(full_bar(stage), phase);
-        const unsigned a_base = a_tile(stage) + unsigned(c) * kMnBlockBytes;  // 64 rows or one MN block
-        const unsigned b_base = b_tile(stage);
+        ptx::mbarrier_wait_parity_shared_b64(full_bar(pos.stage), pos.phase);
+        const unsigned a_base = a_tile(pos.stage) + unsigned(c) * kMnBlockBytes;  // 64 rows or one MN block
+        const unsigned b_base = b_tile(pos.stage);
         ptx::wgmma_fence_sync_aligned();
 #pragma unroll
         for (int s = 0; s < BK / kCfg.mma_k(); ++s) {
@@ -578,11 +574,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         // The previous k-block's wgmma are done: its stage may be refilled.
         ptx::wgmma_wait_group_sync_aligned<1>();
         if (previous >= 0 && lane == 0) release_stage(previous);
-        previous = stage;
-        if (++stage == S) {
-          stage = 0;
-          phase ^= 1u;
-        }
+        previous = pos.stage;
+        pos.advance();
       }
       ptx::wgmma_wait_group_sync_aligned<0>();
       if (previous >= 0 && lane == 0) release_stage(previous);

@@ -60,6 +60,21 @@ inline std::string wgmma_tma_requirements(const GemmProblem& p, const DeviceInfo
 // panels and B column panels in L2 instead of streaming all of A for every column.
 constexpr std::int64_t kGroupRows = 8;
 
+// Where a loop stands in the S-stage shared-memory ring: the stage, and the parity of
+// the current pass over the ring (each pass completes one phase of every stage's
+// mbarriers). The producer and the consumers each walk the ring with one of these.
+template <int S>
+struct RingPosition {
+  int stage = 0;
+  unsigned phase = 0;
+  __device__ __forceinline__ void advance() {
+    if (++stage == S) {
+      stage = 0;
+      phase ^= 1u;
+    }
+  }
+};
+
 struct WgmmaTile {
   std::int64_t batch, tm, tn;
 };

@@ -249,8 +249,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
   if (warpgroup == 0) {
     // Producer: one thread issues every copy; the rest of the warpgroup idles.
     ptx::setmaxnreg_dec_sync_aligned_u32<Cfg::kProducerRegisters>();
-    int stage = 0;
-    unsigned phase = 0;
+    RingPosition<S> pos;
     for (std::int64_t item = blockIdx.x; threadIdx.x == 0 && item < items; item += gridDim.x) {
       const WgmmaRsItem work = wgmma_rs_item<kCfg>(p, item);
       const WgmmaTile tile = wgmma_tile_coordinates(work.tile, p.tiles_r, p.tiles_c);
@@ -258,19 +257,16 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
       const int zx = p.x_broadcast ? 0 : int(tile.batch), zy = p.y_broadcast ? 0 : int(tile.batch);
       for (int kb = work.kb_begin; kb < work.kb_end; ++kb) {
         const int k0 = kb * Cfg::kBk;
-        ptx::mbarrier_wait_parity_shared_b64(empty_bar(stage), phase ^ 1u);
-        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(stage), unsigned(kCfg.stage_bytes()));
+        ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
         // X stored rows x k (rows contiguous): four (32 rows, 32 k) boxes.
 #pragma unroll
         for (int b = 0; b < Cfg::kRows / Cfg::kBoxRows; ++b)
-          ptx::cp_async_bulk_tensor_3d_global_to_shared(x_tile(stage) + b * Cfg::kBoxBytes, &map_x,
-                                                        r0 + b * Cfg::kBoxRows, k0, zx, full_bar(stage));
+          ptx::cp_async_bulk_tensor_3d_global_to_shared(x_tile(pos.stage) + b * Cfg::kBoxBytes, &map_x,
+                                                        r0 + b * Cfg::kBoxRows, k0, zx, full_bar(pos.stage));
         // Y stored k x cols (K-major): one (32 k, kCfg.cols columns) box.
-        ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(stage), &map_y, k0, c0, zy, full_bar(stage));
-        if (++stage == S) {
-          stage = 0;
-          phase ^= 1u;
-        }
+        ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage), &map_y, k0, c0, zy, full_bar(pos.stage));
+        pos.advance();
       }
     }
   } else {
@@ -288,8 +284,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
     for (int i = 0; i < 4; ++i) x_offset[i] = x_mine + x_fragment_offset(w, g, t, i);
     const unsigned my_staging = staging + unsigned(c * 4 * Cfg::kStagingBoxBytes);
     char* const my_staging_ptr = smem + (my_staging - raw);
-    int stage = 0;
-    unsigned phase = 0;
+    RingPosition<S> pos;
     for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
       // 32-bit coordinates (can_implement keeps them below 2^31): fewer registers stay live
       // beside the 128 accumulators.
@@ -305,8 +300,8 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
       unsigned a[2][4];
       int previous = -1;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
-        ptx::mbarrier_wait_parity_shared_b64(full_bar(stage), phase);
-        const char* const x_stage = smem + (x_tile(stage) - raw);
+        ptx::mbarrier_wait_parity_shared_b64(full_bar(pos.stage), pos.phase);
+        const char* const x_stage = smem + (x_tile(pos.stage) - raw);
 #pragma unroll
         for (int s = 0; s < Cfg::kBk / Cfg::kSliceK; ++s) {
           // All but the last wgmma done: the set about to be loaded is free again, and
@@ -317,15 +312,12 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
 #pragma unroll
           for (int i = 0; i < 4; ++i) set[i] = *reinterpret_cast<const unsigned*>(x_stage + x_offset[i] + 1024 * s);
           ptx::wgmma_fence_sync_aligned();
-          const std::uint64_t dy = ptx::wgmma_descriptor_swizzle128(y_tile(stage) + 32 * s, 16, 1024);
+          const std::uint64_t dy = ptx::wgmma_descriptor_swizzle128(y_tile(pos.stage) + 32 * s, 16, 1024);
           ptx::wgmma_mma_async_m64nNk8_f32_tf32_rs<kCfg.cols>(acc, set, dy);
           ptx::wgmma_commit_group_sync_aligned();
         }
-        previous = stage;
-        if (++stage == S) {
-          stage = 0;
-          phase ^= 1u;
-        }
+        previous = pos.stage;
+        pos.advance();
       }
       ptx::wgmma_wait_group_sync_aligned<0>();
       if (previous >= 0 && lane == 0) ptx::mbarrier_arrive_shared_b64(empty_bar(previous));
