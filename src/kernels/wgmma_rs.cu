@@ -377,6 +377,17 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
 
 inline bool rows_major_layouts(const GemmProblem& p) { return p.opa == p.opb; }  // NN or TT
 
+// D's extents: its rows run along m for NN (and NT/TN, which run as NN once repacked) and
+// along n for TT, where D = C^T.
+struct WgmmaRsExtents {
+  bool rows_along_m;
+  std::int64_t rows, cols;
+};
+inline WgmmaRsExtents wgmma_rs_extents(const GemmProblem& p) {
+  const bool along_m = !(p.opa == Op::T && p.opb == Op::T);
+  return {along_m, along_m ? p.m : p.n, along_m ? p.n : p.m};
+}
+
 template <TilemmWgmmaRsConfig kCfg, bool kRepack>
 std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   std::string r = require_tensor_core_types<TilemmMmaInput::TF32>(p);
@@ -394,14 +405,15 @@ template <TilemmWgmmaRsConfig kCfg>
 cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   using Cfg = TilemmWgmmaRsConfig;
   if (!rows_major_layouts(prob)) return cudaErrorInvalidValue;
-  const bool rows_along_m = prob.opa == Op::N;  // NN; TT has D = C^T
+  const WgmmaRsExtents d = wgmma_rs_extents(prob);
+  const bool rows_along_m = d.rows_along_m;
+  const std::int64_t rows = d.rows, cols = d.cols;
   // X: the rows-major operand (A for NN, B stored n x k for TT); Y: the K-major one.
   const void* const x = rows_along_m ? prob.A : prob.B;
   const void* const y = rows_along_m ? prob.B : prob.A;
   const std::int64_t ldx = rows_along_m ? prob.lda : prob.ldb, ldy = rows_along_m ? prob.ldb : prob.lda;
   const std::int64_t sx = rows_along_m ? prob.stride_a : prob.stride_b;
   const std::int64_t sy = rows_along_m ? prob.stride_b : prob.stride_a;
-  const std::int64_t rows = rows_along_m ? prob.m : prob.n, cols = rows_along_m ? prob.n : prob.m;  // of D
   CUtensorMap map_x, map_y, map_c;
   if (!encode_operand_map(&map_x, DType::F32, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
       !encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, kCfg.cols)) {
@@ -496,16 +508,15 @@ template <TilemmWgmmaRsConfig kCfg>
 double wgmma_rs_share_of_peak(const GemmProblem& p, const DeviceInfo& dev, double sm_flops_per_second) {
   using Cfg = TilemmWgmmaRsConfig;
   constexpr double kPeakSmFlopsPerSecond = 3.0e12, kBytesPerSecond = 3.0e12, kSplitKFixedSeconds = 5e-6;
-  const bool rows_along_m = !(p.opa == Op::T && p.opb == Op::T);  // NN (TT: D = C^T)
-  const std::int64_t rows = rows_along_m ? p.m : p.n, cols = rows_along_m ? p.n : p.m;
-  const std::int64_t tiles = (rows + Cfg::kRows - 1) / Cfg::kRows * ((cols + kCfg.cols - 1) / kCfg.cols) * p.batch;
+  const WgmmaRsExtents d = wgmma_rs_extents(p);
+  const std::int64_t tiles = (d.rows + Cfg::kRows - 1) / Cfg::kRows * ((d.cols + kCfg.cols - 1) / kCfg.cols) * p.batch;
   const std::int64_t k_blocks = (p.k + Cfg::kBk - 1) / Cfg::kBk;
   const int slices = kCfg.split_k ? split_k_slices(tiles, dev.sm_count, k_blocks, 4, 16) : 1;
   const std::int64_t sms = std::max(1, dev.sm_count);
   const double waves = double((tiles * slices + sms - 1) / sms);
   const double item_seconds = 2.0 * Cfg::kRows * kCfg.cols * double(k_blocks * Cfg::kBk) / slices / sm_flops_per_second;
   const double mn = double(p.m) * double(p.n);
-  const double operand_bytes = 4.0 * (double(rows + cols) * double(p.k) + mn) * double(p.batch);
+  const double operand_bytes = 4.0 * (double(d.rows + d.cols) * double(p.k) + mn) * double(p.batch);
   // The loads overlap the arithmetic, but not perfectly: a quarter of the shorter of the
   // two is charged on top of the longer (so of two memory-bound entries the one with less
   // arithmetic per byte still scores higher, as measured).
@@ -515,8 +526,8 @@ double wgmma_rs_share_of_peak(const GemmProblem& p, const DeviceInfo& dev, doubl
   return p.flops() / (seconds * kPeakSmFlopsPerSecond * double(sms));
 }
 
-template <TilemmWgmmaRsConfig kCfg, bool kRepack>
 // sm_flops_per_second: the entry's main-loop rate per SM, measured on the H200 at 4096^3.
+template <TilemmWgmmaRsConfig kCfg, bool kRepack>
 KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
   using Cfg = TilemmWgmmaRsConfig;
   KernelEntry e;
@@ -550,11 +561,10 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
       return base + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, sm_flops_per_second);
     }
     if (p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
-    // NN (and NT/TN once repacked) has D rows along m; TT along n.
-    const bool rows_along_m = !(p.opa == Op::T && p.opb == Op::T);
-    const std::int64_t rows = rows_along_m ? p.m : p.n, cols = rows_along_m ? p.n : p.m;
-    const std::int64_t tiles_r = (rows + Cfg::kRows - 1) / Cfg::kRows, tiles_c = (cols + kCfg.cols - 1) / kCfg.cols;
-    const double fill = double(rows) / double(tiles_r * Cfg::kRows) * double(cols) / double(tiles_c * kCfg.cols);
+    const WgmmaRsExtents d = wgmma_rs_extents(p);
+    const std::int64_t tiles_r = (d.rows + Cfg::kRows - 1) / Cfg::kRows;
+    const std::int64_t tiles_c = (d.cols + kCfg.cols - 1) / kCfg.cols;
+    const double fill = double(d.rows) / double(tiles_r * Cfg::kRows) * double(d.cols) / double(tiles_c * kCfg.cols);
     // NT and TN pay one transposing pass (NN and TT none: wgmma .repack pays it there).
     const int passes = p.opa != p.opb ? 1 : 0;
     const double relative_speed = sm_flops_per_second / 3.0e12;
@@ -570,7 +580,6 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
   return e;
 }
 
-// {stages, split_k}: the in-place and repacking entries, and split-K for few tiles.
 // {cols, stages, split_k}, with their main-loop rates per SM (H200, tf32 TT 4096^3: 408
 // and 215 TFLOP/s on 132 SMs): the 256-column tile for everything large; 64 columns for
 // products with one small dimension along D's columns (TT with small m, NN with small n),
