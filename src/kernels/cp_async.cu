@@ -29,7 +29,9 @@
 // (and batch strides) multiples of 4; 4-byte copies (`.cp4`) take any leading dimension
 // (lda = 4093) at the cost of 4x the copy instructions, which the pipeline hides: a
 // 128 x 128 x 16 stage is 16 copies per thread against 1024 FFMAs.
-// Borders: copies past the matrix read 0 bytes and zero-fill (src-size < cp-size).
+// Borders: copies past the matrix read 0 bytes and zero-fill (src-size < cp-size). Tiles
+// inside the matrix copy their whole k-tiles without those bounds (InteriorTileCopy; not
+// in TN, where the pointers it keeps live cost more than it saves).
 // Requirements: compute capability 8.0 (cp.async); shared memory stages*(...) bytes.
 // Next step (double_buffer): at ~220 registers one block of 8 warps runs per SM, too few to
 // hide the barrier and the shared loads; the same tiles fed through registers and double-
@@ -138,19 +140,43 @@ __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTr
   const std::int64_t batch_end = kSplit ? 1 : p.batch;
   const std::int64_t batch_step = kSplit ? 1 : gridDim.z;
 
+  // Whole k-tiles of the block's range; an operand tile whose x-range lies inside the
+  // matrix takes the copies without bounds for those (InteriorTileCopy: one address add
+  // per copy, where issue_tile_copies spends ~35 instructions on coordinates, bounds and
+  // byte counts). Not in TN: with both operands k-contiguous, the source pointers those
+  // copies keep live cost more than the instructions they save (measured on an H200:
+  // 11008 x 48 x 4096 TN split-K 3% slower with op(B)'s alone, 8% with both; docs/ladder.md,
+  // step 11).
+  constexpr bool kInterior = kCfg.quad_copies && !(kTransA && !kTransB);
+  const std::int64_t whole_tiles = (k_end() - k_begin()) / BK;
+  const std::int64_t a_inside_tiles = kInterior && m0 + BM <= p.m ? whole_tiles : 0;
+
   for (std::int64_t b = batch_first; b < batch_end; b += batch_step) {
     for (std::int64_t ct = blockIdx.y; ct < col_tiles; ct += gridDim.y) {
       const std::int64_t n0 = ct * BN;
+      const std::int64_t b_inside_tiles = kInterior && n0 + BN <= p.n ? whole_tiles : 0;
+      InteriorTileCopy<BM, BK, kCfg.threads(), kAXContig> a_inside;
+      InteriorTileCopy<BN, BK, kCfg.threads(), kBXContig> b_inside;
+      a_inside.init(view_a(b), m0, k_begin(), tid);
+      b_inside.init(view_b(b), n0, k_begin(), tid);
+      // Tile t of the range into ring buffer s. The bounded copies rebuild the operand
+      // views from the kernel parameters (constant bank) at each k-tile: no 64-bit
+      // pointers held in registers across the FFMA loop for them.
+      const auto issue_stage = [&](std::int64_t t, int s) {
+        const std::int64_t bb = hoist_barrier(b);
+        const std::int64_t k0 = k_begin() + t * BK;
+        issue_streamed_tile<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), a_inside, a_inside_tiles,
+                                                                                 t, view_a(bb), m0, k0, tid);
+        issue_streamed_tile<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), b_inside, b_inside_tiles,
+                                                                                 t, view_b(bb), n0, k0, tid);
+      };
       float acc[8][8] = {};
 
       // Prologue: the first S - 1 tiles in flight, one commit group each (empty groups
       // past the last tile keep the group count uniform for wait_group).
 #pragma unroll
       for (int s = 0; s < S - 1; ++s) {
-        if (s < k_tiles) {
-          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), view_a(b), m0, k_begin() + s * BK, tid);
-          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), view_b(b), n0, k_begin() + s * BK, tid);
-        }
+        if (s < k_tiles) issue_stage(s, s);
         ptx::cp_async_commit_group();
       }
 
@@ -160,14 +186,7 @@ __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTr
         ptx::cp_async_wait_group<S - 2>();
         __syncthreads();
         const std::int64_t next = kt + S - 1;
-        if (next < k_tiles) {
-          const int s = int(next % S);
-          // Operand views rebuilt from the kernel parameters (constant bank) at each
-          // k-tile: no 64-bit pointers held in registers across the FFMA loop.
-          const std::int64_t bb = hoist_barrier(b);
-          issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a(s), view_a(bb), m0, k_begin() + next * BK, tid);
-          issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b(s), view_b(bb), n0, k_begin() + next * BK, tid);
-        }
+        if (next < k_tiles) issue_stage(next, int(next % S));
         ptx::cp_async_commit_group();
 
         const float* As = stage_a(int(kt % S));

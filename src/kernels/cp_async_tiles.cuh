@@ -90,6 +90,20 @@ struct InteriorTileCopy {
   }
 };
 
+// Tile t (first k: k0) of an operand streamed along k into `stage`: without bounds while
+// t is below `inside_tiles` (the tiles wholly inside the matrix, 0 when it has none or
+// the copies are 4-byte), else with them.
+template <int X, int BK, int kThreads, bool kXContig, bool kQuad>
+__device__ __forceinline__ void issue_streamed_tile(float* stage, const InteriorTileCopy<X, BK, kThreads, kXContig>& inside,
+                                                    std::int64_t inside_tiles, std::int64_t t, const OperandView& g,
+                                                    std::int64_t x0, std::int64_t k0, int tid) {
+  if (t < inside_tiles) {
+    inside.issue(stage, t, g.ld);
+  } else {
+    issue_tile_copies<X, BK, kThreads, kXContig, kQuad>(stage, g, x0, k0, tid);
+  }
+}
+
 // The 8 x-coordinates (within the warp tile) of a thread's fragment of one operand.
 // x-contiguous: two runs of 4 (16-byte reads); k-contiguous: lane-interleaved rows.
 template <bool kXContig, int kLanes>

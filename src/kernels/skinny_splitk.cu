@@ -162,16 +162,10 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     float* const stage_a = smem + s * kStageFloats;
     float* const stage_b = stage_a + LA::kFloats;
     const std::int64_t k0 = k_begin + t * BK;
-    if (t < a_inside_tiles) {
-      a_inside.issue(stage_a, t, p.lda);
-    } else {
-      issue_tile_copies<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a, a, m0, k0, tid);
-    }
-    if (t < b_inside_tiles) {
-      b_inside.issue(stage_b, t, p.ldb);
-    } else {
-      issue_tile_copies<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b, b, n0, k0, tid);
-    }
+    issue_streamed_tile<BM, BK, kCfg.threads(), kAXContig, kCfg.quad_copies>(stage_a, a_inside, a_inside_tiles, t, a,
+                                                                             m0, k0, tid);
+    issue_streamed_tile<BN, BK, kCfg.threads(), kBXContig, kCfg.quad_copies>(stage_b, b_inside, b_inside_tiles, t, b,
+                                                                             n0, k0, tid);
   };
 
   // Prologue: S - 1 stages in flight, one commit group each (empty groups past the last
