@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(kCfg.threads(), (cp_async_min_blocks<kCfg, kTr
   // per copy, where issue_tile_copies spends ~35 instructions on coordinates, bounds and
   // byte counts). Not in TN: with both operands k-contiguous, the source pointers those
   // copies keep live cost more than the instructions they save (measured on an H200:
-  // 11008 x 48 x 4096 TN split-K 3% slower with op(B)'s alone, 8% with both; docs/ladder.md,
+  // 11008 x 48 x 4096 TN split-K 3% slower with op(B)'s alone, 9% with both; docs/ladder.md,
   // step 11).
   constexpr bool kInterior = kCfg.quad_copies && !(kTransA && !kTransB);
   const std::int64_t whole_tiles = (k_end() - k_begin()) / BK;
