@@ -339,11 +339,19 @@ KernelEntry make_skinny_splitk_entry(double relative_speed) {
   // Scored in the orientation it runs (skinny_orientation): the tile fill of
   // fp32_tile_score (full tiles only where the short side is a multiple of bm) is what
   // makes this entry the choice for a short side up to 32 and the square tiles beyond.
+  // A single slice is scored as no split: the 0.5 fp32_tile_score charges a one-slice
+  // split-K entry sends the square kernels to their plain twins, and this entry has none
+  // (with it, auto ran 24 and 32 x 14336 x 4096 NN, 224 tiles and so one slice, on
+  // cp_async's 64 x 64 split-K, 23-26% slower than here on an H200).
   e.auto_score = [relative_speed](const GemmProblem& caller, const DeviceInfo& dev) {
+    // The 4-byte copies are for operands the 16-byte ones cannot read; where those can,
+    // this entry stands aside (its other ring and residency made the wave term alone pick
+    // it for aligned 24 and 32 x 14336 x 4096 NN at 1.5x the 16-byte entry's time).
+    if (!kCfg.quad_copies && require_quad_alignment(caller).empty()) return 0.0;
     const GemmProblem p = skinny_orientation(caller);
     const std::int64_t resident = std::int64_t(dev.sm_count) * skinny_splitk_blocks_per_sm<kCfg>();
-    return fp32_tile_score(p, kCfg.bm, kCfg.bn(), resident, relative_speed,
-                           skinny_splitk_slices<kCfg>(p, dev.sm_count));
+    const int slices = skinny_splitk_slices<kCfg>(p, dev.sm_count);
+    return fp32_tile_score(p, kCfg.bm, kCfg.bn(), resident, relative_speed, slices > 1 ? slices : 0);
   };
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_fp32(p);

@@ -275,6 +275,19 @@ TEST(Registry, AutoTakesTheSkinnyKernelForSixteenRowsOrColumns) {
   EXPECT_EQ(auto_choice(fp32_problem(11008, 16, 4096, Op::T, Op::N)), skinny);  // PyTorch's decode step
   EXPECT_EQ(auto_choice(fp32_problem(16, 11007, 4093, Op::N, Op::N)), "skinny_splitk.16x128x32.w4.s4.cp4");
   EXPECT_EQ(auto_choice(fp32_problem(64, 11008, 4096, Op::N, Op::N)).rfind("skinny_splitk", 0), std::string::npos);
+  // 224 tiles, one slice: scored as no split (it was halved, and cp_async's split-K won).
+  EXPECT_EQ(auto_choice(fp32_problem(32, 14336, 4096, Op::N, Op::N)), skinny);
+  EXPECT_EQ(auto_choice(fp32_problem(24, 14336, 4096, Op::N, Op::N)), skinny);
+  // The 4-byte entry runs only what the 16-byte one cannot: on aligned operands it scores
+  // below every fp32 tile kernel (on the H200 its residency otherwise won it 32 x 14336).
+  int found = 0;
+  for (const auto& e : tilemm::registry().entries())
+    if (e.name == "skinny_splitk.16x128x32.w4.s4.cp4") {
+      ++found;
+      EXPECT_LT(e.auto_score(fp32_problem(32, 14336, 4096, Op::N, Op::N), hopper_device()), 1000.0);
+      EXPECT_GT(e.auto_score(fp32_problem(32, 14336, 4093, Op::N, Op::N), hopper_device()), 1000.0);
+    }
+  EXPECT_EQ(found, 1);
 }
 
 TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
