@@ -209,7 +209,8 @@ __device__ __forceinline__ OperandView operand_b(const GemmParams& p, std::int64
 // tile's FFMAs that lands inside the matrix (m = 16 in a 128-row tile computes 112 rows of
 // zeros). Split-K (split_slices > 0) counts its slices as tiles and pays 0.85 for the
 // partial sums' extra traffic and the second kernel; with a single slice it is never the
-// choice (0.5).
+// choice (0.5), which sends the problem to the same tiles' plain entry. An entry without
+// a plain twin (skinny_splitk) passes 0 for a single slice instead.
 inline double fp32_tile_score(const GemmProblem& p, int bm, int bn, std::int64_t resident_blocks,
                               double relative_speed, int split_slices) {
   const std::int64_t tiles_m = (p.m + bm - 1) / bm, tiles_n = (p.n + bn - 1) / bn;

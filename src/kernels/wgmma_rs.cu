@@ -405,9 +405,7 @@ template <TilemmWgmmaRsConfig kCfg>
 cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   using Cfg = TilemmWgmmaRsConfig;
   if (!rows_major_layouts(prob)) return cudaErrorInvalidValue;
-  const WgmmaRsExtents d = wgmma_rs_extents(prob);
-  const bool rows_along_m = d.rows_along_m;
-  const std::int64_t rows = d.rows, cols = d.cols;
+  const auto [rows_along_m, rows, cols] = wgmma_rs_extents(prob);
   // X: the rows-major operand (A for NN, B stored n x k for TT); Y: the K-major one.
   const void* const x = rows_along_m ? prob.A : prob.B;
   const void* const y = rows_along_m ? prob.B : prob.A;
