@@ -45,8 +45,13 @@
 // tiles to fill the GPU (1000^3: 64 tiles for 264 block slots) and sum the slices in
 // order (split_k_reduce.hpp), so the result is deterministic. `.ldg128.repack` copies
 // operands that are not 16-byte aligned into an aligned workspace first (repack.hpp) and
-// transposes one operand of a large enough NT or TN product into NN, the fastest layout
-// (4093^3: 0.91-0.995x cuBLAS in every layout, against .ldg32's 0.85-0.93x).
+// transposes A of a large enough TN product into NN (4093^3: 0.91-0.995x cuBLAS in every
+// layout, against .ldg32's 0.85-0.93x).
+// `.g2` (BK = 16, copy_groups = 2): the next k-tile crosses the staging registers in two
+// groups of passes, each loaded at the start of its half of the current tile and stored
+// before the half's last k-step, so one __syncthreads serves 16 k with the same 8 staging
+// registers. Measured (H200): 1-4% faster than BK = 8 in NT, TN and TT, 0-1% slower in
+// NN; auto takes it for those three layouts.
 // Requirements: the width's; split-K: batchCount = 1; static shared memory
 // 2 * BK * (BM + BN + 8) * 4 B.
 // Measured (H200, docs/ladder.md step 13): 0.96-0.97x cuBLAS SGEMM at 4096^3 / 8192^3 NN;
@@ -72,6 +77,7 @@ struct TilemmDoubleBufferConfig {
   bool quad_loads;    // 16-byte global loads (aligned operands) or 4-byte loads (any ld)
   int min_blocks_per_sm;  // __launch_bounds__ target: 65536 / (threads * this) registers
   bool split_k = false;   // slices of k in grid z, partial sums reduced by a second kernel
+  int copy_groups = 1;    // the next k-tile crosses the staging registers in this many groups
 
   consteval int lanes_n() const { return 32 / lanes_m; }
   consteval int warp_tile_m() const { return tm * lanes_m; }
@@ -80,7 +86,7 @@ struct TilemmDoubleBufferConfig {
   consteval bool valid() const {
     return tm % 4 == 0 && tn % 4 == 0 && (lanes_m == 8 || lanes_m == 4) &&
            bm == warps_m * warp_tile_m() && bn == warps_n * warp_tile_n() && bk % 4 == 0 && threads() <= 1024 &&
-           min_blocks_per_sm >= 1;
+           min_blocks_per_sm >= 1 && copy_groups >= 1 && bk % copy_groups == 0;
   }
 };
 
@@ -93,7 +99,7 @@ namespace tilemm::kernels {
 // kOtherStep apart across it, one per pass. An x-contiguous operand is read in quads
 // (16-byte loads) or single elements (any ld); a k-contiguous one always in runs of 4 k
 // of one row, as one 16-byte load or 4 single ones, so each thread keeps one row.
-template <int X, int BK, int kThreads, bool kXContig, bool kQuad, bool kStraddle>
+template <int X, int BK, int kThreads, bool kXContig, bool kQuad, bool kStraddle, int kGroups>
 struct StagedTileCopy {
   static constexpr int P = X + 4;
   static constexpr int kWidth = (kXContig && !kQuad) ? 1 : 4;
@@ -102,6 +108,8 @@ struct StagedTileCopy {
   static constexpr int kOtherStep = kThreads / kLead;
   static constexpr int kLoads = X * BK / (kWidth * kThreads);
   static_assert(kLoads >= 1 && kLoads * kWidth * kThreads == X * BK, "every thread loads the same amount");
+  static_assert(kLoads % kGroups == 0, "the passes split evenly into the copy groups");
+  static constexpr int kGroupLoads = kLoads / kGroups;  // passes in one group
 
   const float* ptr;  // the thread's first element in the current k-tile, its row clamped into the matrix
   // x-contiguous quads in a block that straddles the border (kStraddle): the last
@@ -109,7 +117,7 @@ struct StagedTileCopy {
   // row x is inside the matrix (later passes reuse it).
   int last;
   int smem_offset;  // where the first element lands in a [k][x] buffer
-  float stage[kLoads * kWidth];
+  float stage[kGroupLoads * kWidth];  // one group of passes
 
   // The thread's first element as (x, k) within the tile.
   __device__ static int first_x(int tid) { return kXContig ? (tid % kLead) * kWidth : tid / kLead; }
@@ -128,8 +136,8 @@ struct StagedTileCopy {
       last = 3;
       ptr = g.ptr + std::min(gx, g.extent_x - 4) + kk * g.ld;
     } else if constexpr (kXContig) {
-      // Every pass reads the same x; a quad across the border repeats its last element
-      // inside the matrix.
+      // Every pass reads the same x; a quad across the border reads its elements inside
+      // the matrix and zeros past it (they feed only accumulators that are never stored).
       const std::int64_t inside = std::min<std::int64_t>(g.extent_x - gx, kWidth);
       last = int(std::max<std::int64_t>(inside, 1)) - 1;
       ptr = g.ptr + std::min(gx, g.extent_x - 1) + kk * g.ld;
@@ -145,10 +153,10 @@ struct StagedTileCopy {
   // The tail's element k comes from %tid read afresh: keeping the thread's first k live
   // from init() across the loop spilled on sm_80.
   template <bool kTail>
-  __device__ __forceinline__ void load(std::int64_t ld, int k_left) {
+  __device__ __forceinline__ void load(std::int64_t ld, int k_left, int group) {
 #pragma unroll
-    for (int p = 0; p < kLoads; ++p) {
-      float* dst = &stage[p * kWidth];
+    for (int p = group * kGroupLoads; p < (group + 1) * kGroupLoads; ++p) {
+      float* dst = &stage[(p - group * kGroupLoads) * kWidth];
       if constexpr (kXContig) {
         // The passes walk the pointer down the tile's k rows, kOtherStep at a time; the
         // last step lands on the next tile (kLoads * kOtherStep = BK), so no second
@@ -164,7 +172,7 @@ struct StagedTileCopy {
             dst[0] = v.x, dst[1] = v.y, dst[2] = v.z, dst[3] = v.w;
           } else {
 #pragma unroll
-            for (int c = 0; c < 4; ++c) dst[c] = src[std::min(c, last)];
+            for (int c = 0; c < 4; ++c) dst[c] = c <= last ? src[c] : 0.0f;
           }
         } else {
           dst[0] = inside ? src[0] : 0.0f;
@@ -190,16 +198,16 @@ struct StagedTileCopy {
 
   // Writes the staging registers into a [k][x] buffer: one STS.128 per x-contiguous
   // quad, 4 transposing STS.32 per k-contiguous run.
-  __device__ __forceinline__ void store(float* buffer) const {
+  __device__ __forceinline__ void store(float* buffer, int group) const {
 #pragma unroll
-    for (int p = 0; p < kLoads; ++p) {
+    for (int p = group * kGroupLoads; p < (group + 1) * kGroupLoads; ++p) {
       const int offset = smem_offset + (kXContig ? p * kOtherStep * P : p * kOtherStep);
+      const float* src = &stage[(p - group * kGroupLoads) * kWidth];
       if constexpr (kXContig && kQuad) {
-        *reinterpret_cast<float4*>(&buffer[offset]) =
-            make_float4(stage[4 * p], stage[4 * p + 1], stage[4 * p + 2], stage[4 * p + 3]);
+        *reinterpret_cast<float4*>(&buffer[offset]) = make_float4(src[0], src[1], src[2], src[3]);
       } else {
 #pragma unroll
-        for (int c = 0; c < kWidth; ++c) buffer[offset + c * P] = stage[p * kWidth + c];
+        for (int c = 0; c < kWidth; ++c) buffer[offset + c * P] = src[c];
       }
     }
   }
@@ -257,8 +265,9 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   // tile along m or n when that extent is not a multiple of 4) and for all others, which
   // then carry no test for it.
   const auto main_loop = [&]<bool kStraddleA, bool kStraddleB>() {
-    using CopyA = StagedTileCopy<BM, BK, kThreads, !kTransA, kCfg.quad_loads, kStraddleA>;
-    using CopyB = StagedTileCopy<BN, BK, kThreads, kTransB, kCfg.quad_loads, kStraddleB>;
+    constexpr int G = kCfg.copy_groups, kSegment = BK / G;
+    using CopyA = StagedTileCopy<BM, BK, kThreads, !kTransA, kCfg.quad_loads, kStraddleA, G>;
+    using CopyB = StagedTileCopy<BN, BK, kThreads, kTransB, kCfg.quad_loads, kStraddleB, G>;
     const int tid = threadIdx.x;
     const int warp = tid / 32, lane = tid % 32;
     const int lane_m = lane % kLanesM, lane_n = lane / kLanesM;
@@ -278,13 +287,19 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     CopyB copy_b;
     copy_a.init(view_a, std::int64_t(blockIdx.x) * BM, tid);
     copy_b.init(view_b, std::int64_t(blockIdx.y) * BN, tid);
-    // Loads the next k-tile into the staging registers. kTail: the partial last tile
-    // (k % BK != 0), whose elements past k read as zeros.
-    const auto load_tile = [&]<bool kTail>() {
-      copy_a.template load<kTail>(p.lda, kTail ? k_tail : BK);
-      copy_b.template load<kTail>(p.ldb, kTail ? k_tail : BK);
-      copy_a.advance();
-      copy_b.advance();
+    // Loads copy group g of the next k-tile into the staging registers. kTail: the
+    // partial last tile (k % BK != 0), whose elements past k read as zeros.
+    const auto load_group = [&]<bool kTail>(int g) {
+      copy_a.template load<kTail>(p.lda, kTail ? k_tail : BK, g);
+      copy_b.template load<kTail>(p.ldb, kTail ? k_tail : BK, g);
+      if (g == G - 1) {
+        copy_a.advance();
+        copy_b.advance();
+      }
+    };
+    const auto store_group = [&](int buffer, int g) {
+      copy_a.store(As[buffer], g);
+      copy_b.store(Bs[buffer], g);
     };
     // Both fragment sets: [set][i], set kk % 2 feeds k-step kk. A thread's rows
     // (columns) are 4 * lane + {0..3} and 4 * lanes further of its warp tile.
@@ -294,21 +309,26 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
       read_interleaved_fragment<kLanesN, TN>(&Bs[buf][kk * PB + warp_n0], lane_n, fb[set]);
     };
     int buf = 0;
-    // The BK k-steps of the tile in buffer `buf`, with the next tile's loads issued first
-    // (kNext: 0 none, 1 a full tile, 2 the partial last tile) and stored into the other
-    // buffer before the last k-step.
+    // The BK k-steps of the tile in buffer `buf`, with the next tile (kNext: 0 none, 1 a
+    // full tile, 2 the partial last tile) copied into the other buffer in G groups: group
+    // g is loaded at the start of the tile's segment g of BK / G k-steps and stored before
+    // the segment's last k-step, which then loads group g + 1 (after the last group: the
+    // barrier).
     const auto compute_tile = [&]<int kNext>() {
-      if constexpr (kNext == 1) load_tile.template operator()<false>();
-      if constexpr (kNext == 2) load_tile.template operator()<true>();
+      if constexpr (kNext != 0) load_group.template operator()<kNext == 2>(0);
 #pragma unroll
       for (int kk = 0; kk < BK; ++kk) {
-        if (kk == BK - 1 && kNext != 0) {
+        if (kNext != 0 && kk % kSegment == kSegment - 1) {
           // Every warp read its last fragments of the other buffer (the previous tile)
           // before the previous barrier, so it can be overwritten now.
-          copy_a.store(As[buf ^ 1]);
-          copy_b.store(Bs[buf ^ 1]);
-          __syncthreads();
-          buf ^= 1;
+          const int g = kk / kSegment;
+          store_group(buf ^ 1, g);
+          if (g + 1 < G) {
+            load_group.template operator()<kNext == 2>(g + 1);
+          } else {
+            __syncthreads();
+            buf ^= 1;
+          }
         }
         if (kk < BK - 1) {
           read_fragments(buf, kk + 1, (kk + 1) % 2);
@@ -327,13 +347,15 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     // can_implement), and the partial last tile is loaded by a copy of the loop body.
     const int full_tiles = int(k_len / BK);
     const bool partial = k_tail != 0;
-    if (full_tiles > 0) {
-      load_tile.template operator()<false>();
-    } else {
-      load_tile.template operator()<true>();
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      if (full_tiles > 0) {
+        load_group.template operator()<false>(g);
+      } else {
+        load_group.template operator()<true>(g);
+      }
+      store_group(0, g);
     }
-    copy_a.store(As[0]);
-    copy_b.store(Bs[0]);
     __syncthreads();
     read_fragments(0, 0, 0);
     for (int t = 1; t < full_tiles; ++t) compute_tile.template operator()<1>();
@@ -444,17 +466,21 @@ std::string double_buffer_name() {
   return "double_buffer." + std::to_string(kCfg.bm) + "x" + std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) +
          ".w" + std::to_string(kCfg.warp_tile_m()) + "x" + std::to_string(kCfg.warp_tile_n()) + ".t" +
          std::to_string(kCfg.tm) + "x" + std::to_string(kCfg.tn) + (kCfg.quad_loads ? ".ldg128" : ".ldg32") +
-         (kCfg.split_k ? ".splitk" : "") + (kRepack ? ".repack" : "");
+         (kCfg.copy_groups > 1 ? ".g" + std::to_string(kCfg.copy_groups) : "") + (kCfg.split_k ? ".splitk" : "") +
+         (kRepack ? ".repack" : "");
 }
 
 // What the `.repack` entry does with a problem: it copies the operands that are not
-// 16-byte aligned, and transposes one operand of an NT or TN product (turning it into NN,
-// the kernel's fastest layout: 4096^3 NN 49.2 TFLOP/s, NT 47.2, TN 47.5, 8192^3 50.0,
-// 47.7, 47.9) where the estimate says the gain pays for the copy. `speed` estimates the
-// call's speed relative to the `.ldg128` kernel on the caller's layout: the kernel's share
-// of the call, 2mnk / (2mnk + copy cost), times the layout gain. The copy cost counts the
-// bytes each copy reads and writes at 16 FLOP per byte (the FFMA machine balance of an
-// H100/H200: ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it moved ~2.4 TB/s).
+// 16-byte aligned, and transposes A of a TN product (turning it into NN, 3% faster than
+// TN for this kernel: 4096^3 NN 2.800 ms, NT 2.775, TN 2.895; 8192^3 22.15, 21.94, 22.80)
+// where the estimate says the gain pays for the copy. NT is not transposed any more: it
+// ran 3-5% slower than NN until the straddling quads stopped repeating their last
+// element, a source change that left the NT loop with the faster schedule. `speed`
+// estimates the call's speed relative to the `.ldg128` kernel on the caller's layout: the
+// kernel's share of the call, 2mnk / (2mnk + copy cost), times the layout gain. The copy
+// cost counts the bytes each copy reads and writes at 16 FLOP per byte (the FFMA machine
+// balance of an H100/H200: ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it
+// moved ~2.4 TB/s).
 struct DoubleBufferRepackChoice {
   bool copies = false;  // some operand is copied (else the call is the plain `.ldg128`)
   bool aligned = false;  // both operands could be read in place: any copy is for the layout
@@ -463,7 +489,9 @@ struct DoubleBufferRepackChoice {
 };
 
 inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p) {
-  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0, kNNGain = 1.04;
+  // The kernel's NN speed over its NT and TN speeds (H200, the times above).
+  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0, kNNGainOverNT = 0.99,
+                   kNNGainOverTN = 1.03;
   const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) {
     const double b_bytes = double(plan.bytes - plan.a_bytes);
     const double copy_flops =
@@ -478,7 +506,7 @@ inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p
   choice.speed = speed_of(straight, 1.0);
   const bool nt = p.opa == Op::N && p.opb == Op::T, tn = p.opa == Op::T && p.opb == Op::N;
   if (nt || tn) {
-    const double to_nn = speed_of(plan_aligned_operands(p, 4, tn, nt), kNNGain);
+    const double to_nn = speed_of(plan_aligned_operands(p, 4, tn, nt), nt ? kNNGainOverNT : kNNGainOverTN);
     if (to_nn > choice.speed) {
       choice.copies = true;
       choice.transpose_a = tn;
@@ -489,13 +517,24 @@ inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p
   return choice;
 }
 
+// An entry's speed in each layout relative to its relative_speed (measured: the same
+// configuration runs the four layouts at different speeds, and two configurations order
+// them differently).
+struct LayoutSpeeds {
+  double nn = 1.0, nt = 1.0, tn = 1.0, tt = 1.0;
+  double of(const GemmProblem& p) const {
+    return p.opa == Op::N ? (p.opb == Op::N ? nn : nt) : (p.opb == Op::N ? tn : tt);
+  }
+};
+
 // relative_speed: as in cp_async.cu, the configuration's speed on large squares relative
 // to the fastest fp32 configuration (tilemm-bench --tune, docs/ladder.md step 13).
 // kRepack (16-byte loads only): operands that are not 16-byte aligned are first copied into
 // an aligned workspace (repack.hpp), so any leading dimension runs the 16-byte loads, and
-// large NT and TN products run as NN (double_buffer_repack_choice).
+// large TN products run as NN (double_buffer_repack_choice). `layouts`: the entry's
+// measured speed per layout, relative to the BK = 8 entry's in the same layout.
 template <TilemmDoubleBufferConfig kCfg, bool kRepack = false>
-KernelEntry make_double_buffer_entry(double relative_speed) {
+KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts = {}) {
   static_assert(!kRepack || (kCfg.quad_loads && !kCfg.split_k));
   KernelEntry e;
   e.name = double_buffer_name<kCfg, kRepack>();
@@ -504,9 +543,12 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
   e.summary = std::string("double-buffered shared tiles fed through registers, fragments read a k-step ahead, ") +
               std::to_string(kCfg.min_blocks_per_sm) + " blocks per SM (" +
               (kCfg.quad_loads ? "16-byte loads" : "4-byte loads: any leading dimension") + ")" +
+              (kCfg.copy_groups > 1 ? ", the next k-tile staged in " + std::to_string(kCfg.copy_groups) +
+                                          " groups of loads (one barrier per " + std::to_string(kCfg.bk) + " k)"
+                                    : std::string()) +
               (kCfg.split_k ? ", k split across blocks and reduced in order (few-tile problems)" : "") +
               (kRepack ? ", operands that are not 16-byte aligned copied first into an aligned workspace, "
-                         "large NT and TN products run as NN after transposing one operand"
+                         "large TN products run as NN after transposing A"
                        : "");
   e.dtypes = "fp32";
   e.min_compute_capability = 75;
@@ -550,10 +592,10 @@ KernelEntry make_double_buffer_entry(double relative_speed) {
     return KernelResources{reinterpret_cast<const void*>(&double_buffer_gemm<kCfg, false, false>), kCfg.threads(), 0};
   };
   // Scored on the cp_async scale (fp32_tile_score).
-  e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
+  e.auto_score = [relative_speed, layouts](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t resident = std::int64_t(dev.sm_count) * double_buffer_blocks_per_sm<kCfg>();
     const int slices = kCfg.split_k ? double_buffer_slices<kCfg>(p, dev.sm_count) : 0;
-    double speed = relative_speed;
+    double speed = relative_speed * layouts.of(p);
     if constexpr (kRepack) {
       // Nothing to copy: the plain entry runs the same kernel without the check.
       const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p);
@@ -587,6 +629,10 @@ void register_double_buffer(Registry& r) {
   register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}>(r, 1.23, 1.10);
   r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}, true>(1.23));
   register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2, true}>(r, 1.23, 1.10);
+  // BK = 16 in two copy groups: its speed over the BK = 8 entry's in the same layout
+  // (H200, 2048^3-8192^3, same runs; docs/ladder.md step 13).
+  r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 16, 8, 8, 8, 2, 4, true, 2, false, 2}>(
+      1.23, LayoutSpeeds{0.995, 1.013, 1.04, 1.025}));
 }
 
 }  // namespace tilemm
