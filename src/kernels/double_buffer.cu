@@ -45,13 +45,13 @@
 // tiles to fill the GPU (1000^3: 64 tiles for 264 block slots) and sum the slices in
 // order (split_k_reduce.hpp), so the result is deterministic. `.ldg128.repack` copies
 // operands that are not 16-byte aligned into an aligned workspace first (repack.hpp) and
-// transposes A of a large enough TN product into NN (4093^3: 0.91-0.995x cuBLAS in every
-// layout, against .ldg32's 0.85-0.93x).
+// transposes one operand of a large enough NT or TN product into NN, the fastest layout
+// (4093^3: 0.91-0.995x cuBLAS in every layout, against .ldg32's 0.85-0.93x).
 // `.g2` (BK = 16, copy_groups = 2): the next k-tile crosses the staging registers in two
 // groups of passes, each loaded at the start of its half of the current tile and stored
 // before the half's last k-step, so one __syncthreads serves 16 k with the same 8 staging
-// registers. Measured (H200): 1-4% faster than BK = 8 in NT, TN and TT, 0-1% slower in
-// NN; auto takes it for those three layouts.
+// registers. Measured (H200): 4-6% faster than BK = 8 in NT, 2-4% in TN, 0-2% slower in
+// NN and TT; auto takes it (and its `.repack` and `.splitk` twins) for NT and TN.
 // Requirements: the width's; split-K: batchCount = 1; static shared memory
 // 2 * BK * (BM + BN + 8) * 4 B.
 // Measured (H200, docs/ladder.md step 13): 0.96-0.97x cuBLAS SGEMM at 4096^3 / 8192^3 NN;
@@ -137,7 +137,8 @@ struct StagedTileCopy {
       ptr = g.ptr + std::min(gx, g.extent_x - 4) + kk * g.ld;
     } else if constexpr (kXContig) {
       // Every pass reads the same x; a quad across the border reads its elements inside
-      // the matrix and zeros past it (they feed only accumulators that are never stored).
+      // the matrix, and past it (values that feed only accumulators never stored) repeats
+      // the last one (one copy group) or reads zeros (several; see load()).
       const std::int64_t inside = std::min<std::int64_t>(g.extent_x - gx, kWidth);
       last = int(std::max<std::int64_t>(inside, 1)) - 1;
       ptr = g.ptr + std::min(gx, g.extent_x - 1) + kk * g.ld;
@@ -154,9 +155,8 @@ struct StagedTileCopy {
   // from init() across the loop spilled on sm_80.
   template <bool kTail>
   __device__ __forceinline__ void load(std::int64_t ld, int k_left, int group) {
-#pragma unroll
-    for (int p = group * kGroupLoads; p < (group + 1) * kGroupLoads; ++p) {
-      float* dst = &stage[(p - group * kGroupLoads) * kWidth];
+    // Pass p of the tile into the staging registers at dst.
+    const auto load_pass = [&](int p, float* dst) {
       if constexpr (kXContig) {
         // The passes walk the pointer down the tile's k rows, kOtherStep at a time; the
         // last step lands on the next tile (kLoads * kOtherStep = BK), so no second
@@ -170,6 +170,13 @@ struct StagedTileCopy {
           } else if (!kStraddle || last == 3) {
             const float4 v = *reinterpret_cast<const float4*>(src);
             dst[0] = v.x, dst[1] = v.y, dst[2] = v.z, dst[3] = v.w;
+          } else if constexpr (kGroups == 1) {
+            // Repeating the last element takes four addresses, zeros one: with two copy
+            // groups the four spilled. The one-group kernels keep them: so they compile to
+            // the code measured in docs/ladder.md step 13 (other forms of the same source
+            // moved ptxas's schedules of their loops by -3% to +5% per layout).
+#pragma unroll
+            for (int c = 0; c < 4; ++c) dst[c] = src[std::min(c, last)];
           } else {
 #pragma unroll
             for (int c = 0; c < 4; ++c) dst[c] = c <= last ? src[c] : 0.0f;
@@ -188,6 +195,16 @@ struct StagedTileCopy {
           for (int c = 0; c < 4; ++c) dst[c] = (!kTail || kk0 + c < k_left) ? src[c] : 0.0f;
         }
       }
+    };
+    // The same passes, written two ways: ptxas's schedule of the one-group loops (and of
+    // the two-group ones on sm_80, which spilled the other way) depends on the form.
+    if constexpr (kGroups == 1) {
+#pragma unroll
+      for (int p = 0; p < kLoads; ++p) load_pass(p, &stage[p * kWidth]);
+    } else {
+#pragma unroll
+      for (int p = group * kGroupLoads; p < (group + 1) * kGroupLoads; ++p)
+        load_pass(p, &stage[(p - group * kGroupLoads) * kWidth]);
     }
   }
 
@@ -200,14 +217,15 @@ struct StagedTileCopy {
   // quad, 4 transposing STS.32 per k-contiguous run.
   __device__ __forceinline__ void store(float* buffer, int group) const {
 #pragma unroll
-    for (int p = group * kGroupLoads; p < (group + 1) * kGroupLoads; ++p) {
+    for (int q = 0; q < kGroupLoads; ++q) {
+      const int p = group * kGroupLoads + q;  // the pass; q: its place in the staging registers
       const int offset = smem_offset + (kXContig ? p * kOtherStep * P : p * kOtherStep);
-      const float* src = &stage[(p - group * kGroupLoads) * kWidth];
       if constexpr (kXContig && kQuad) {
-        *reinterpret_cast<float4*>(&buffer[offset]) = make_float4(src[0], src[1], src[2], src[3]);
+        *reinterpret_cast<float4*>(&buffer[offset]) =
+            make_float4(stage[4 * q], stage[4 * q + 1], stage[4 * q + 2], stage[4 * q + 3]);
       } else {
 #pragma unroll
-        for (int c = 0; c < kWidth; ++c) buffer[offset + c * P] = src[c];
+        for (int c = 0; c < kWidth; ++c) buffer[offset + c * P] = stage[q * kWidth + c];
       }
     }
   }
@@ -287,8 +305,9 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     CopyB copy_b;
     copy_a.init(view_a, std::int64_t(blockIdx.x) * BM, tid);
     copy_b.init(view_b, std::int64_t(blockIdx.y) * BN, tid);
-    // Loads copy group g of the next k-tile into the staging registers. kTail: the
-    // partial last tile (k % BK != 0), whose elements past k read as zeros.
+    // Loads copy group g of the next k-tile into the staging registers (the last group's
+    // load moves the copies on to the tile after it). kTail: the partial last tile
+    // (k % BK != 0), whose elements past k read as zeros.
     const auto load_group = [&]<bool kTail>(int g) {
       copy_a.template load<kTail>(p.lda, kTail ? k_tail : BK, g);
       copy_b.template load<kTail>(p.ldb, kTail ? k_tail : BK, g);
@@ -408,11 +427,12 @@ int double_buffer_blocks_per_sm() {
 }
 
 // The number of k-slices of a split-K configuration: about one full wave of blocks, each
-// slice at least 16 k-tiles long, at most 32 (split_k_reduce.hpp).
+// slice at least 128 k long (16 k-tiles of 8), at most 32 (split_k_reduce.hpp).
 template <TilemmDoubleBufferConfig kCfg>
 int double_buffer_slices(const GemmProblem& p, int sm_count) {
   const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn);
-  return split_k_slices(tiles, std::int64_t(sm_count) * double_buffer_blocks_per_sm<kCfg>(), p.k / kCfg.bk, 16, 32);
+  return split_k_slices(tiles, std::int64_t(sm_count) * double_buffer_blocks_per_sm<kCfg>(), p.k / kCfg.bk,
+                        std::max(1, 128 / kCfg.bk), 32);
 }
 
 // Launches the tile grid, split into launches of at most 65535 column tiles and 65535
@@ -470,17 +490,14 @@ std::string double_buffer_name() {
          (kRepack ? ".repack" : "");
 }
 
-// What the `.repack` entry does with a problem: it copies the operands that are not
-// 16-byte aligned, and transposes A of a TN product (turning it into NN, 3% faster than
-// TN for this kernel: 4096^3 NN 2.800 ms, NT 2.775, TN 2.895; 8192^3 22.15, 21.94, 22.80)
-// where the estimate says the gain pays for the copy. NT is not transposed any more: it
-// ran 3-5% slower than NN until the straddling quads stopped repeating their last
-// element, a source change that left the NT loop with the faster schedule. `speed`
-// estimates the call's speed relative to the `.ldg128` kernel on the caller's layout: the
-// kernel's share of the call, 2mnk / (2mnk + copy cost), times the layout gain. The copy
-// cost counts the bytes each copy reads and writes at 16 FLOP per byte (the FFMA machine
-// balance of an H100/H200: ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it
-// moved ~2.4 TB/s).
+// What a `.repack` entry does with a problem: it copies the operands that are not 16-byte
+// aligned, and transposes one operand of an NT or TN product (turning it into NN) where the
+// kernel's NN is faster than that layout (NNGains: for BK = 8, 4096^3 NN 2.800 ms, NT 2.919,
+// TN 2.897) and the estimate says the gain pays for the copy. `speed` estimates the call's
+// speed relative to the entry's kernel on the caller's layout: the kernel's share of the
+// call, 2mnk / (2mnk + copy cost), times the layout gain. The copy cost counts the bytes
+// each copy reads and writes at 16 FLOP per byte (the FFMA machine balance of an H100/H200:
+// ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it moved ~2.4 TB/s).
 struct DoubleBufferRepackChoice {
   bool copies = false;  // some operand is copied (else the call is the plain `.ldg128`)
   bool aligned = false;  // both operands could be read in place: any copy is for the layout
@@ -488,10 +505,14 @@ struct DoubleBufferRepackChoice {
   double speed = 0.0;
 };
 
-inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p) {
-  // The kernel's NN speed over its NT and TN speeds (H200, the times above).
-  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0, kNNGainOverNT = 0.99,
-                   kNNGainOverTN = 1.03;
+// The kernel's NN speed over its NT and TN speeds: what transposing one operand into NN
+// gains, before the copy's cost.
+struct NNGains {
+  double over_nt = 1.0, over_tn = 1.0;
+};
+
+inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p, NNGains gains) {
+  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0;
   const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) {
     const double b_bytes = double(plan.bytes - plan.a_bytes);
     const double copy_flops =
@@ -506,7 +527,7 @@ inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p
   choice.speed = speed_of(straight, 1.0);
   const bool nt = p.opa == Op::N && p.opb == Op::T, tn = p.opa == Op::T && p.opb == Op::N;
   if (nt || tn) {
-    const double to_nn = speed_of(plan_aligned_operands(p, 4, tn, nt), nt ? kNNGainOverNT : kNNGainOverTN);
+    const double to_nn = speed_of(plan_aligned_operands(p, 4, tn, nt), nt ? gains.over_nt : gains.over_tn);
     if (to_nn > choice.speed) {
       choice.copies = true;
       choice.transpose_a = tn;
@@ -531,10 +552,11 @@ struct LayoutSpeeds {
 // to the fastest fp32 configuration (tilemm-bench --tune, docs/ladder.md step 13).
 // kRepack (16-byte loads only): operands that are not 16-byte aligned are first copied into
 // an aligned workspace (repack.hpp), so any leading dimension runs the 16-byte loads, and
-// large TN products run as NN (double_buffer_repack_choice). `layouts`: the entry's
-// measured speed per layout, relative to the BK = 8 entry's in the same layout.
+// large NT or TN products run as NN where `gains` says so (double_buffer_repack_choice).
+// `layouts`: the entry's measured speed per layout, relative to the BK = 8 entry's in the
+// same layout.
 template <TilemmDoubleBufferConfig kCfg, bool kRepack = false>
-KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts = {}) {
+KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts = {}, NNGains gains = {}) {
   static_assert(!kRepack || (kCfg.quad_loads && !kCfg.split_k));
   KernelEntry e;
   e.name = double_buffer_name<kCfg, kRepack>();
@@ -548,7 +570,7 @@ KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts
                                     : std::string()) +
               (kCfg.split_k ? ", k split across blocks and reduced in order (few-tile problems)" : "") +
               (kRepack ? ", operands that are not 16-byte aligned copied first into an aligned workspace, "
-                         "large TN products run as NN after transposing A"
+                         "large NT or TN products run as NN after transposing one operand where NN is faster"
                        : "");
   e.dtypes = "fp32";
   e.min_compute_capability = 75;
@@ -574,8 +596,8 @@ KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts
     return r;
   };
   if constexpr (kRepack) {
-    e.launch = [](const GemmProblem& p, cudaStream_t stream) {
-      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p);
+    e.launch = [gains](const GemmProblem& p, cudaStream_t stream) {
+      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p, gains);
       const cudaError_t err = launch_with_aligned_operands(
           p, 4, choice.transpose_a, choice.transpose_b, stream,
           [stream](const GemmProblem& q) { return launch_double_buffer<kCfg>(q, stream); });
@@ -592,13 +614,13 @@ KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts
     return KernelResources{reinterpret_cast<const void*>(&double_buffer_gemm<kCfg, false, false>), kCfg.threads(), 0};
   };
   // Scored on the cp_async scale (fp32_tile_score).
-  e.auto_score = [relative_speed, layouts](const GemmProblem& p, const DeviceInfo& dev) {
+  e.auto_score = [relative_speed, layouts, gains](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t resident = std::int64_t(dev.sm_count) * double_buffer_blocks_per_sm<kCfg>();
     const int slices = kCfg.split_k ? double_buffer_slices<kCfg>(p, dev.sm_count) : 0;
     double speed = relative_speed * layouts.of(p);
     if constexpr (kRepack) {
       // Nothing to copy: the plain entry runs the same kernel without the check.
-      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p);
+      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p, gains);
       speed *= choice.copies ? choice.speed : 0.99;
     }
     return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, speed, slices);
@@ -626,13 +648,24 @@ namespace tilemm {
 // per SM, split-K}.
 void register_double_buffer(Registry& r) {
   using namespace kernels;
+  // BK = 8: NN 4% faster than NT and TN (H200, 4096^3 and 8192^3).
+  constexpr NNGains kGainsBk8{1.04, 1.04};
   register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}>(r, 1.23, 1.10);
-  r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}, true>(1.23));
+  r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}, true>(1.23, {},
+                                                                                                    kGainsBk8));
   register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2, true}>(r, 1.23, 1.10);
   // BK = 16 in two copy groups: its speed over the BK = 8 entry's in the same layout
-  // (H200, 2048^3-8192^3, same runs; docs/ladder.md step 13).
-  r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 16, 8, 8, 8, 2, 4, true, 2, false, 2}>(
-      1.23, LayoutSpeeds{0.995, 1.013, 1.04, 1.025}));
+  // (H200, 2048^3-8192^3, same runs; docs/ladder.md step 13). Its NN is its slowest
+  // layout, so its `.repack` entry copies without transposing.
+  constexpr TilemmDoubleBufferConfig kTwoGroups{128, 128, 16, 8, 8, 8, 2, 4, true, 2, false, 2};
+  constexpr LayoutSpeeds kTwoGroupsSpeeds{0.99, 1.06, 1.035, 0.99};
+  constexpr auto with_split_k = [](TilemmDoubleBufferConfig c) {
+    c.split_k = true;
+    return c;
+  };
+  r.add(make_double_buffer_entry<kTwoGroups>(1.23, kTwoGroupsSpeeds));
+  r.add(make_double_buffer_entry<kTwoGroups, true>(1.23, kTwoGroupsSpeeds, NNGains{0.935, 0.955}));
+  r.add(make_double_buffer_entry<with_split_k(kTwoGroups)>(1.23, kTwoGroupsSpeeds));
 }
 
 }  // namespace tilemm

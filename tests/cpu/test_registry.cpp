@@ -255,15 +255,20 @@ TEST(Registry, AutoCopiesOddLeadingDimensionsAndRunsAlignedLayoutsInPlace) {
   const std::string two_groups = "double_buffer.128x128x16.w64x32.t8x8.ldg128.g2";
   for (Op opa : {Op::N, Op::T})
     for (Op opb : {Op::N, Op::T}) {
-      // 4093^3: every layout copies (0.91-0.995x cuBLAS against .ldg32's 0.85-0.93x).
-      EXPECT_EQ(auto_choice(fp32_problem(4093, 4093, 4093, opa, opb)), repack);
-      // Aligned: NN with BK = 8; NT, TN and TT with BK = 16 in two copy groups (1-4%
-      // faster there, 0-1% slower in NN); no transposing copy (the in-place TN kernel beat
-      // the copy into NN by 1.4-2.6%, and NT no longer runs slower than NN).
+      // NN and TT with BK = 8; NT and TN with BK = 16 in two copy groups (4-6% and 2-4%
+      // faster there, 0-2% slower in NN and TT).
+      const bool same = opa == opb;
+      // 4093^3: every layout copies (0.91-0.995x cuBLAS against .ldg32's 0.85-0.93x), and
+      // runs the kernel of its layout on the copies.
+      EXPECT_EQ(auto_choice(fp32_problem(4093, 4093, 4093, opa, opb)), same ? repack : two_groups + ".repack");
+      // Aligned: no copy (in place, the BK = 16 kernel beat the transposing copy into NN
+      // by 1.4-3.6%).
       for (std::int64_t s : {2048, 4096, 8192}) {
-        const bool nn = opa == Op::N && opb == Op::N;
-        EXPECT_EQ(auto_choice(fp32_problem(s, s, s, opa, opb)), nn ? plain : two_groups) << s;
+        EXPECT_EQ(auto_choice(fp32_problem(s, s, s, opa, opb)), same ? plain : two_groups) << s;
       }
+      // Few tiles: split-K, with the kernel of the layout.
+      EXPECT_EQ(auto_choice(fp32_problem(1000, 1000, 1000, opa, opb)),
+                same ? plain + ".splitk" : two_groups + ".splitk");
     }
 }
 
