@@ -50,7 +50,7 @@
 // `.g2` (BK = 16, copy_groups = 2): the next k-tile crosses the staging registers in two
 // groups of passes, each loaded at the start of its half of the current tile and stored
 // before the half's last k-step, so one __syncthreads serves 16 k with the same 8 staging
-// registers. Measured (H200): 4-6% faster than BK = 8 in NT, 2-4% in TN, 0-2% slower in
+// registers. Measured (H200): 6% faster than BK = 8 in NT, 2-4.5% in TN, 0-2% slower in
 // NN and TT; auto takes it (and its `.repack` and `.splitk` twins) for NT and TN.
 // Requirements: the width's; split-K: batchCount = 1; static shared memory
 // 2 * BK * (BM + BN + 8) * 4 B.

@@ -255,7 +255,7 @@ TEST(Registry, AutoCopiesOddLeadingDimensionsAndRunsAlignedLayoutsInPlace) {
   const std::string two_groups = "double_buffer.128x128x16.w64x32.t8x8.ldg128.g2";
   for (Op opa : {Op::N, Op::T})
     for (Op opb : {Op::N, Op::T}) {
-      // NN and TT with BK = 8; NT and TN with BK = 16 in two copy groups (4-6% and 2-4%
+      // NN and TT with BK = 8; NT and TN with BK = 16 in two copy groups (6% and 2-4.5%
       // faster there, 0-2% slower in NN and TT).
       const bool same = opa == opb;
       // 4093^3: every layout copies (0.91-0.995x cuBLAS against .ldg32's 0.85-0.93x), and
