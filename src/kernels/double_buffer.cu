@@ -172,9 +172,9 @@ struct StagedTileCopy {
             dst[0] = v.x, dst[1] = v.y, dst[2] = v.z, dst[3] = v.w;
           } else if constexpr (kGroups == 1) {
             // Repeating the last element takes four addresses, zeros one: with two copy
-            // groups the four spilled. The one-group kernels keep them: so they compile to
-            // the code measured in docs/ladder.md step 13 (other forms of the same source
-            // moved ptxas's schedules of their loops by -3% to +5% per layout).
+            // groups the four spilled. The one-group kernels keep the four, so that they
+            // compile to the code measured in docs/ladder.md step 13 (other forms of the same
+            // source moved ptxas's schedules of their loops by -3% to +5% per layout).
 #pragma unroll
             for (int c = 0; c < 4; ++c) dst[c] = src[std::min(c, last)];
           } else {
@@ -645,7 +645,7 @@ void register_double_buffer_config(Registry& r, double relative_speed_quad, doub
 namespace tilemm {
 
 // {bm, bn, bk, tm, tn, lanes_m, warps_m, warps_n, (load width, set per entry), min blocks
-// per SM, split-K}.
+// per SM, split-K, copy groups}.
 void register_double_buffer(Registry& r) {
   using namespace kernels;
   // BK = 8: NN 4% faster than NT and TN (H200, 4096^3 and 8192^3).
