@@ -490,14 +490,26 @@ std::string double_buffer_name() {
          (kRepack ? ".repack" : "");
 }
 
+// An entry's speed in each layout relative to the BK = 8 entry's in the same layout
+// (measured: the same configuration runs the four layouts at different speeds, and two
+// configurations order them differently). The BK = 8 entry itself: all 1.
+struct LayoutSpeeds {
+  double nn = 1.0, nt = 1.0, tn = 1.0, tt = 1.0;
+  double of(const GemmProblem& p) const {
+    return p.opa == Op::N ? (p.opb == Op::N ? nn : nt) : (p.opb == Op::N ? tn : tt);
+  }
+};
+
 // What a `.repack` entry does with a problem: it copies the operands that are not 16-byte
 // aligned, and transposes one operand of an NT or TN product (turning it into NN) where the
-// kernel's NN is faster than that layout (NNGains: for BK = 8, 4096^3 NN 2.800 ms, NT 2.919,
-// TN 2.897) and the estimate says the gain pays for the copy. `speed` estimates the call's
-// speed relative to the entry's kernel on the caller's layout: the kernel's share of the
-// call, 2mnk / (2mnk + copy cost), times the layout gain. The copy cost counts the bytes
-// each copy reads and writes at 16 FLOP per byte (the FFMA machine balance of an H100/H200:
-// ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it moved ~2.4 TB/s).
+// entry's kernel runs NN faster than that layout and the estimate says the gain pays for
+// the copy. The BK = 8 kernel runs NN 4% faster than NT and TN (H200, 4096^3: NN 2.800 ms,
+// NT 2.919, TN 2.897); another entry's gains follow from its LayoutSpeeds. `speed`
+// estimates the call's speed relative to the entry's kernel on the caller's layout: the
+// kernel's share of the call, 2mnk / (2mnk + copy cost), times the layout gain. The copy
+// cost counts the bytes each copy reads and writes at 16 FLOP per byte (the FFMA machine
+// balance of an H100/H200: ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it
+// moved ~2.4 TB/s).
 struct DoubleBufferRepackChoice {
   bool copies = false;  // some operand is copied (else the call is the plain `.ldg128`)
   bool aligned = false;  // both operands could be read in place: any copy is for the layout
@@ -505,14 +517,8 @@ struct DoubleBufferRepackChoice {
   double speed = 0.0;
 };
 
-// The kernel's NN speed over its NT and TN speeds: what transposing one operand into NN
-// gains, before the copy's cost.
-struct NNGains {
-  double over_nt = 1.0, over_tn = 1.0;
-};
-
-inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p, NNGains gains) {
-  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0;
+inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p, LayoutSpeeds layouts) {
+  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0, kBk8NNGain = 1.04;
   const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) {
     const double b_bytes = double(plan.bytes - plan.a_bytes);
     const double copy_flops =
@@ -527,7 +533,8 @@ inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p
   choice.speed = speed_of(straight, 1.0);
   const bool nt = p.opa == Op::N && p.opb == Op::T, tn = p.opa == Op::T && p.opb == Op::N;
   if (nt || tn) {
-    const double to_nn = speed_of(plan_aligned_operands(p, 4, tn, nt), nt ? gains.over_nt : gains.over_tn);
+    const double nn_gain = kBk8NNGain * layouts.nn / layouts.of(p);
+    const double to_nn = speed_of(plan_aligned_operands(p, 4, tn, nt), nn_gain);
     if (to_nn > choice.speed) {
       choice.copies = true;
       choice.transpose_a = tn;
@@ -538,25 +545,14 @@ inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p
   return choice;
 }
 
-// An entry's speed in each layout relative to its relative_speed (measured: the same
-// configuration runs the four layouts at different speeds, and two configurations order
-// them differently).
-struct LayoutSpeeds {
-  double nn = 1.0, nt = 1.0, tn = 1.0, tt = 1.0;
-  double of(const GemmProblem& p) const {
-    return p.opa == Op::N ? (p.opb == Op::N ? nn : nt) : (p.opb == Op::N ? tn : tt);
-  }
-};
-
 // relative_speed: as in cp_async.cu, the configuration's speed on large squares relative
 // to the fastest fp32 configuration (tilemm-bench --tune, docs/ladder.md step 13).
 // kRepack (16-byte loads only): operands that are not 16-byte aligned are first copied into
 // an aligned workspace (repack.hpp), so any leading dimension runs the 16-byte loads, and
-// large NT or TN products run as NN where `gains` says so (double_buffer_repack_choice).
-// `layouts`: the entry's measured speed per layout, relative to the BK = 8 entry's in the
-// same layout.
+// large NT or TN products run as NN where that is faster (double_buffer_repack_choice).
+// `layouts`: the entry's measured speed per layout (LayoutSpeeds).
 template <TilemmDoubleBufferConfig kCfg, bool kRepack = false>
-KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts = {}, NNGains gains = {}) {
+KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts = {}) {
   static_assert(!kRepack || (kCfg.quad_loads && !kCfg.split_k));
   KernelEntry e;
   e.name = double_buffer_name<kCfg, kRepack>();
@@ -596,8 +592,8 @@ KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts
     return r;
   };
   if constexpr (kRepack) {
-    e.launch = [gains](const GemmProblem& p, cudaStream_t stream) {
-      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p, gains);
+    e.launch = [layouts](const GemmProblem& p, cudaStream_t stream) {
+      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p, layouts);
       const cudaError_t err = launch_with_aligned_operands(
           p, 4, choice.transpose_a, choice.transpose_b, stream,
           [stream](const GemmProblem& q) { return launch_double_buffer<kCfg>(q, stream); });
@@ -614,13 +610,13 @@ KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts
     return KernelResources{reinterpret_cast<const void*>(&double_buffer_gemm<kCfg, false, false>), kCfg.threads(), 0};
   };
   // Scored on the cp_async scale (fp32_tile_score).
-  e.auto_score = [relative_speed, layouts, gains](const GemmProblem& p, const DeviceInfo& dev) {
+  e.auto_score = [relative_speed, layouts](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t resident = std::int64_t(dev.sm_count) * double_buffer_blocks_per_sm<kCfg>();
     const int slices = kCfg.split_k ? double_buffer_slices<kCfg>(p, dev.sm_count) : 0;
     double speed = relative_speed * layouts.of(p);
     if constexpr (kRepack) {
       // Nothing to copy: the plain entry runs the same kernel without the check.
-      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p, gains);
+      const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p, layouts);
       speed *= choice.copies ? choice.speed : 0.99;
     }
     return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, speed, slices);
@@ -648,15 +644,12 @@ namespace tilemm {
 // per SM, split-K, copy groups}.
 void register_double_buffer(Registry& r) {
   using namespace kernels;
-  // BK = 8: NN 4% faster than NT and TN (H200, 4096^3 and 8192^3).
-  constexpr NNGains kGainsBk8{1.04, 1.04};
   register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}>(r, 1.23, 1.10);
-  r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}, true>(1.23, {},
-                                                                                                    kGainsBk8));
+  r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}, true>(1.23));
   register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2, true}>(r, 1.23, 1.10);
   // BK = 16 in two copy groups: its speed over the BK = 8 entry's in the same layout
-  // (H200, 2048^3-8192^3, same runs; docs/ladder.md step 13). Its NN is its slowest
-  // layout, so its `.repack` entry copies without transposing.
+  // (H200, 2048^3-8192^3, same runs; docs/ladder.md step 13). Its NN is 3% and 0.5%
+  // slower than its NT and TN, so its `.repack` entry copies without transposing.
   constexpr TilemmDoubleBufferConfig kTwoGroups{128, 128, 16, 8, 8, 8, 2, 4, true, 2, false, 2};
   constexpr LayoutSpeeds kTwoGroupsSpeeds{0.99, 1.06, 1.035, 0.99};
   constexpr auto with_split_k = [](TilemmDoubleBufferConfig c) {
@@ -664,7 +657,7 @@ void register_double_buffer(Registry& r) {
     return c;
   };
   r.add(make_double_buffer_entry<kTwoGroups>(1.23, kTwoGroupsSpeeds));
-  r.add(make_double_buffer_entry<kTwoGroups, true>(1.23, kTwoGroupsSpeeds, NNGains{0.935, 0.955}));
+  r.add(make_double_buffer_entry<kTwoGroups, true>(1.23, kTwoGroupsSpeeds));
   r.add(make_double_buffer_entry<with_split_k(kTwoGroups)>(1.23, kTwoGroupsSpeeds));
 }
 
