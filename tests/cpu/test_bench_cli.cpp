@@ -546,6 +546,32 @@ TEST(BenchDevice, PeakRatesComeFromTheArchitecture) {
   EXPECT_EQ(cuda_version_string(12080), "12.8");
 }
 
+TEST(BenchTiming, InterleavedRunsAlternateRoundByRound) {
+  // Three kernels with 3, 1 and 2 timed runs: round r holds run r of each kernel that has
+  // one, in kernel order, so each kernel's runs are spread over the whole measurement.
+  const std::vector<InterleavedRun> order = interleaved_order({3, 1, 2});
+  std::vector<std::pair<std::size_t, int>> got;
+  for (const InterleavedRun& r : order) got.emplace_back(r.kernel, r.run);
+  const std::vector<std::pair<std::size_t, int>> want{{0, 0}, {1, 0}, {2, 0}, {0, 1}, {2, 1}, {0, 2}};
+  EXPECT_EQ(got, want);
+  EXPECT_TRUE(interleaved_order({}).empty());
+  EXPECT_TRUE(interleaved_order({0, 0}).empty());
+}
+
+TEST(BenchCli, InterleaveIsAFlagTheBannerStates) {
+  const CliOutcome plain = parse({"--size", "512"});
+  ASSERT_TRUE(plain.options);
+  EXPECT_FALSE(plain.options->interleave);
+  const CliOutcome c = parse({"--size", "512", "--interleave"});
+  ASSERT_TRUE(c.options);
+  EXPECT_TRUE(c.options->interleave);
+  BenchReport report;
+  report.settings.interleave = true;
+  std::ostringstream out;
+  print_banner(out, report, false);
+  EXPECT_NE(out.str().find("timed runs interleaved"), std::string::npos) << out.str();
+}
+
 // ---- report formats ----
 
 BenchReport sample_report() {

@@ -90,6 +90,8 @@ std::string help_footer() {
       a family on three shapes, A transposed
   tilemm-bench --suite standard --dtype fp32 --csv suite.csv
       the standard suite: auto and cuBLAS, geometric-mean ratio and worst shape
+  tilemm-bench --dtype bf16 --size 8192 --kernel auto,cublas --interleave
+      auto against cuBLAS with their timed runs alternating, for ratios of a few percent
   tilemm-bench --size 1000 --format sample --verify reference
       the classic CUDA-samples output, checked against the fp64 CPU reference
   tilemm-bench --tune all --json tune.json
@@ -263,6 +265,9 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
   app.add_option("--cooldown-ms", o.cooldown_ms, "Pause between kernels so clocks recover on long sweeps")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_flag("--interleave", o.interleave,
+               "Alternate the kernels' timed runs (one run of each per round, cuBLAS included) instead of timing "
+               "each kernel's runs back to back, so that all meet the same clocks and temperature");
   app.add_option("--verify", verify,
                  "none, reference (fp64 CPU), cublas, or auto: reference up to m*n*k*batch = 2^30, cublas above")
       ->check(CLI::IsMember({"auto", "none", "reference", "cublas"}))

@@ -79,6 +79,7 @@ BenchSettings settings_of(const BenchOptions& o) {
   s.iterations = o.iterations;
   s.budget_seconds = o.budget_seconds;
   s.cooldown_ms = o.cooldown_ms;
+  s.interleave = o.interleave;
   s.verify = verify_mode_name(o.verify);
   s.seed = o.seed;
   s.command_line = o.command_line;

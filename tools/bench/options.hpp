@@ -52,6 +52,9 @@ struct BenchOptions {
   // slower than budget / iterations gets fewer iterations, and its row says so.
   double budget_seconds = 3.0;
   int cooldown_ms = 200;
+  // --interleave: a shape's kernels are first verified and warmed one after another,
+  // then their timed runs alternate, one run of each per round (timing.hpp says why).
+  bool interleave = false;
   VerifyMode verify = VerifyMode::Auto;
   std::string suite;  // "" or "standard"
   // --tune: "" or a class of tuning.hpp ("all" for every class); the shapes are then the

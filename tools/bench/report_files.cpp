@@ -54,6 +54,7 @@ Json settings_json(const BenchSettings& s) {
               {"iterations", s.iterations},
               {"budget_seconds", s.budget_seconds},
               {"cooldown_ms", s.cooldown_ms},
+              {"interleave", s.interleave},
               {"verify", s.verify},
               {"seed", s.seed}};
 }

@@ -11,7 +11,7 @@
 //                "flops_per_sm_per_clock", "peak_basis", "cuda_runtime", "cuda_toolkit",
 //                "driver_cuda", "driver_release", "cublas"},
 //     "settings": {"dtype", "suite", "tune", "tune_family", "warmup", "iterations",
-//                  "budget_seconds", "cooldown_ms", "verify", "seed"},
+//                  "budget_seconds", "cooldown_ms", "interleave", "verify", "seed"},
 //     "results": [{"m", "n", "k", "batch", "trans", "tune_class", "dtype", "alpha", "beta",
 //                  "flops", "requested", "kernel", "is_cublas", "family", "ladder_step", "status",
 //                  "status_detail", "time_ms", "time_min_ms", "time_max_ms", "warmup",

@@ -118,6 +118,7 @@ struct BenchSettings {
   int iterations = 0;
   double budget_seconds = 0.0;
   int cooldown_ms = 0;
+  bool interleave = false;
   std::string verify;  // the requested mode; each row says what it was checked against
   unsigned long long seed = 0;
   std::string command_line;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "cuda_check.hpp"
@@ -19,6 +22,12 @@ std::string seconds_text(double ms) {
   std::snprintf(text, sizeof text, "%.2g s", ms / 1000.0);
   return text;
 }
+
+// How a row's timed runs go once its first run is verified and it is warm.
+struct TimingPlan {
+  IterationPlan plan;
+  double estimate_ms = 0.0;  // one run, from the warm-ups
+};
 
 // Measures one row on one shape: everything that is the same for tilemm and cuBLAS.
 class ShapeMeasurement {
@@ -47,23 +56,29 @@ class ShapeMeasurement {
   }
 
   // The first run (on set 0, from the initial C) is verified unless this row is the
-  // reference; then warm-ups and timed runs rotate through the operand sets. On a
-  // failed launch the row is marked Failed with the launcher's words and returns early.
-  void measure(RunResult& row, const LaunchOnSet& launch, bool is_reference) const {
+  // reference; then the warm-ups on the sets after it, and the plan for the timed runs,
+  // which go on from there (first_timed_set). On a failed launch the row is marked Failed
+  // with the launcher's words and there is no plan.
+  std::optional<TimingPlan> prepare(RunResult& row, const LaunchOnSet& launch, bool is_reference) const {
     const BenchOptions& o = context_.options;
     operands_.restore_initial_c(context_.stream);
     const TimedRuns first = time_launches(launch, 1, 0, context_.stream);
-    if (!fail_on(row, first)) return;
+    if (!fail_on(row, first)) return std::nullopt;
     verify(row, is_reference);
 
     const IterationPlan warm = plan_warmup(first.milliseconds.front(), o.warmup, o.budget_seconds);
     const TimedRuns warmups = time_launches(launch, warm.warmup, 1, context_.stream);
-    if (!fail_on(row, warmups)) return;
+    if (!fail_on(row, warmups)) return std::nullopt;
     const double estimate = warmups.milliseconds.empty() ? first.milliseconds.front() : median(warmups.milliseconds);
-    const IterationPlan plan = plan_iterations(warm, estimate, o.iterations, o.budget_seconds);
-    const TimedRuns timed = time_launches(launch, plan.iterations, 1 + warm.warmup, context_.stream);
-    if (!fail_on(row, timed)) return;
+    return TimingPlan{plan_iterations(warm, estimate, o.iterations, o.budget_seconds), estimate};
+  }
 
+  static int first_timed_set(const TimingPlan& t) { return 1 + t.plan.warmup; }
+
+  // The timed runs into the row: their median, extremes and rates.
+  void record(RunResult& row, const TimingPlan& t, const TimedRuns& timed) const {
+    if (!fail_on(row, timed)) return;
+    const IterationPlan& plan = t.plan;
     row.warmup = plan.warmup;
     row.iterations = plan.iterations;
     row.reduced_iterations = plan.reduced;
@@ -75,9 +90,9 @@ class ShapeMeasurement {
     if (context_.device.peak_flops > 0.0) row.percent_of_peak = 100.0 * flops_per_s / context_.device.peak_flops;
     if (plan.reduced) {
       add_note(row, "median of " + std::to_string(plan.iterations) + " runs (asked " +
-                        std::to_string(o.iterations) + ") after " + std::to_string(plan.warmup) +
-                        " warm-ups: one run takes ~" + seconds_text(estimate) + ", the budget is " +
-                        seconds_text(o.budget_seconds * 1000.0));
+                        std::to_string(context_.options.iterations) + ") after " + std::to_string(plan.warmup) +
+                        " warm-ups: one run takes ~" + seconds_text(t.estimate_ms) + ", the budget is " +
+                        seconds_text(context_.options.budget_seconds * 1000.0));
     }
   }
 
@@ -117,37 +132,82 @@ class ShapeMeasurement {
   Verifier verifier_;
 };
 
-RunResult measure_library_kernel(const RunContext& context, const ShapeMeasurement& measurement,
-                                 const KernelChoice& choice) {
-  RunResult row = measurement.new_row();
-  row.requested = choice.requested;
-  const tilemmStatus_t set = tilemmSetAlgorithm(context.handle, choice.requested.c_str());
-  if (set != TILEMM_STATUS_SUCCESS) {
-    throw BenchError(std::string("tilemmSetAlgorithm(") + choice.requested + "): " + tilemmGetStatusString(set) +
-                     ": " + tilemmGetErrorDetail(context.handle));
-  }
+// One row of a shape, a library kernel or cuBLAS: how to launch it, what the library
+// reported, and its plan once it is warm.
+struct Contender {
+  RunResult row;
+  const KernelChoice* choice = nullptr;  // null for cuBLAS
+  bool is_reference = false;
+  std::function<void()> select;  // library rows: makes the handle run the chosen kernel
+  LaunchOnSet launch;
+  tilemmStatus_t last_status = TILEMM_STATUS_SUCCESS;
+  std::string ran;  // the kernel the library ran for the verified first run
+  std::optional<TimingPlan> timing;
+};
+
+std::unique_ptr<Contender> library_contender(const RunContext& context, const ShapeMeasurement& measurement,
+                                             const KernelChoice& choice) {
+  auto c = std::make_unique<Contender>();
+  c->row = measurement.new_row();
+  c->row.requested = choice.requested;
+  c->choice = &choice;
+  c->select = [&context, &choice] {
+    const tilemmStatus_t set = tilemmSetAlgorithm(context.handle, choice.requested.c_str());
+    if (set != TILEMM_STATUS_SUCCESS) {
+      throw BenchError(std::string("tilemmSetAlgorithm(") + choice.requested + "): " + tilemmGetStatusString(set) +
+                       ": " + tilemmGetErrorDetail(context.handle));
+    }
+  };
   const float alpha = static_cast<float>(context.options.alpha);
   const float beta = static_cast<float>(context.options.beta);
-  tilemmStatus_t last_status = TILEMM_STATUS_SUCCESS;
-  const LaunchOnSet launch = [&](int set_index) {
-    last_status = call_tilemm(context.handle, row.shape, context.dtype, measurement.operands().layout(),
-                              measurement.operands().set(set_index), alpha, beta);
-    if (last_status == TILEMM_STATUS_SUCCESS) return std::string();
-    return std::string(tilemmGetStatusString(last_status)) + ": " + tilemmGetErrorDetail(context.handle);
+  Contender* const self = c.get();
+  c->launch = [&context, &measurement, self, alpha, beta](int set_index) {
+    self->last_status = call_tilemm(context.handle, self->row.shape, context.dtype, measurement.operands().layout(),
+                                    measurement.operands().set(set_index), alpha, beta);
+    if (self->last_status == TILEMM_STATUS_SUCCESS) return std::string();
+    return std::string(tilemmGetStatusString(self->last_status)) + ": " + tilemmGetErrorDetail(context.handle);
   };
-  measurement.measure(row, launch, false);
+  return c;
+}
 
+std::unique_ptr<Contender> cublas_contender(const RunContext& context, const ShapeMeasurement& measurement) {
+  auto c = std::make_unique<Contender>();
+  c->row = measurement.new_row();
+  c->row.requested = "cublas";
+  c->row.kernel = "cublas";
+  c->row.is_cublas = true;
+  c->is_reference = measurement.verifier().method() == VerifyMethod::Cublas;
+  const float alpha = static_cast<float>(context.options.alpha);
+  const float beta = static_cast<float>(context.options.beta);
+  const Contender* const self = c.get();
+  c->launch = [&context, &measurement, self, alpha, beta](int set_index) {
+    return context.cublas.gemm(self->row.shape, context.dtype, measurement.operands().layout(),
+                               measurement.operands().set(set_index), alpha, beta);
+  };
+  return c;
+}
+
+// The verified first run and the warm-ups; a library row remembers the kernel that ran.
+void prepare(const RunContext& context, const ShapeMeasurement& measurement, Contender& c) {
+  if (c.select) c.select();
+  c.timing = measurement.prepare(c.row, c.launch, c.is_reference);
+  if (c.choice != nullptr && c.row.status == RowStatus::Ok) c.ran = tilemmGetLastKernel(context.handle);
+}
+
+// A library row's explain columns, and what the library said when it declined.
+void finish_library_row(const RunContext& context, Contender& c) {
+  RunResult& row = c.row;
   if (row.status == RowStatus::Failed &&
-      (last_status == TILEMM_STATUS_NOT_SUPPORTED || last_status == TILEMM_STATUS_ARCH_MISMATCH)) {
+      (c.last_status == TILEMM_STATUS_NOT_SUPPORTED || c.last_status == TILEMM_STATUS_ARCH_MISMATCH)) {
     // The library declined this problem, as the API contract says it must when a kernel
     // cannot compute it: reported, not a failure.
     row.status = RowStatus::NotSupported;
     ShapeMeasurement::add_note(row, row.status_detail);
   }
-  const std::string ran = row.status == RowStatus::Ok ? tilemmGetLastKernel(context.handle) : "";
-  const KernelEntry* entry = choice.entry;
+  const std::string ran = row.status == RowStatus::Ok ? c.ran : "";
+  const KernelEntry* entry = c.choice->entry;
   if (entry == nullptr) entry = registry().find(ran);
-  if (choice.entry != nullptr && !ran.empty() && ran != choice.entry->name) {
+  if (c.choice->entry != nullptr && !ran.empty() && ran != c.choice->entry->name) {
     // alpha = 0 is served by the library's C = beta * C path, whatever kernel is forced.
     ShapeMeasurement::add_note(row, "the library ran '" + ran + "' for this problem");
   }
@@ -158,22 +218,6 @@ RunResult measure_library_kernel(const RunContext& context, const ShapeMeasureme
     row.arithmetic_intensity = entry->arithmetic_intensity;
     if (row.status == RowStatus::Ok) row.resources = query_resources(*entry, context.device.max_threads_per_sm);
   }
-  return row;
-}
-
-RunResult measure_cublas(const RunContext& context, const ShapeMeasurement& measurement) {
-  RunResult row = measurement.new_row();
-  row.requested = "cublas";
-  row.kernel = "cublas";
-  row.is_cublas = true;
-  const float alpha = static_cast<float>(context.options.alpha);
-  const float beta = static_cast<float>(context.options.beta);
-  const LaunchOnSet launch = [&](int set_index) {
-    return context.cublas.gemm(row.shape, context.dtype, measurement.operands().layout(),
-                               measurement.operands().set(set_index), alpha, beta);
-  };
-  measurement.measure(row, launch, measurement.verifier().method() == VerifyMethod::Cublas);
-  return row;
 }
 
 void fill_percent_of_cublas(std::vector<RunResult>& rows) {
@@ -205,18 +249,54 @@ std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vect
     progress.update(done, "preparing operands and reference for " + shape.label());
     // A different seed per shape, so shapes of equal size do not share inputs.
     const ShapeMeasurement measurement(context, shape, context.options.seed + s);
-    std::vector<RunResult> rows;
+    std::vector<std::unique_ptr<Contender>> contenders;
     for (const KernelChoice& choice : selection.kernels) {
-      cooldown();
-      progress.update(done, choice.requested + " " + shape.label());
-      rows.push_back(measure_library_kernel(context, measurement, choice));
-      ++done;
+      contenders.push_back(library_contender(context, measurement, choice));
     }
-    if (selection.cublas) {
+    if (selection.cublas) contenders.push_back(cublas_contender(context, measurement));
+    const auto label = [&](const Contender& c) {
+      return (c.choice != nullptr ? c.choice->requested : std::string("cuBLAS")) + " " + shape.label();
+    };
+    if (!context.options.interleave) {
+      // Each row's timed runs right after its warm-ups.
+      for (auto& c : contenders) {
+        cooldown();
+        progress.update(done, label(*c));
+        prepare(context, measurement, *c);
+        if (c->timing) {
+          const TimedRuns timed = time_launches(c->launch, c->timing->plan.iterations,
+                                                ShapeMeasurement::first_timed_set(*c->timing), context.stream);
+          measurement.record(c->row, *c->timing, timed);
+        }
+        ++done;
+      }
+    } else {
+      // Every row verified and warm first, then the timed runs of all of them alternating.
+      for (auto& c : contenders) {
+        cooldown();
+        progress.update(done, label(*c) + " (first run and warm-ups)");
+        prepare(context, measurement, *c);
+        ++done;
+      }
       cooldown();
-      progress.update(done, "cuBLAS " + shape.label());
-      rows.push_back(measure_cublas(context, measurement));
-      ++done;
+      progress.update(done, "interleaved timed runs on " + shape.label());
+      std::vector<InterleavedKernel> kernels;
+      std::vector<Contender*> timed_rows;
+      for (auto& c : contenders) {
+        if (!c->timing) continue;
+        kernels.push_back({c->select, c->launch, c->timing->plan.iterations,
+                           ShapeMeasurement::first_timed_set(*c->timing)});
+        timed_rows.push_back(c.get());
+      }
+      const std::vector<TimedRuns> timed = time_interleaved(kernels, context.stream);
+      for (std::size_t i = 0; i < timed_rows.size(); ++i) {
+        measurement.record(timed_rows[i]->row, *timed_rows[i]->timing, timed[i]);
+      }
+    }
+    std::vector<RunResult> rows;
+    for (auto& c : contenders) {
+      if (c->choice != nullptr) finish_library_row(context, *c);
+      rows.push_back(std::move(c->row));
     }
     fill_percent_of_cublas(rows);
     for (const auto& r : rows) {

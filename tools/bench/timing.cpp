@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "cuda_check.hpp"
 
@@ -53,6 +54,52 @@ TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cud
     float ms = 0.0f;
     check_cuda(cudaEventElapsedTime(&ms, events.start(i), events.stop(i)), "cudaEventElapsedTime");
     runs.milliseconds.push_back(ms);
+  }
+  return runs;
+}
+
+std::vector<InterleavedRun> interleaved_order(const std::vector<int>& counts) {
+  std::vector<InterleavedRun> order;
+  const int rounds = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t k = 0; k < counts.size(); ++k) {
+      if (r < counts[k]) order.push_back({k, r});
+    }
+  }
+  return order;
+}
+
+std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& kernels, cudaStream_t stream) {
+  std::vector<TimedRuns> runs(kernels.size());
+  std::vector<int> counts;
+  std::vector<std::unique_ptr<EventPairs>> events;
+  for (const auto& k : kernels) {
+    counts.push_back(std::max(k.count, 0));
+    events.push_back(std::make_unique<EventPairs>(counts.back()));
+  }
+  for (const InterleavedRun& at : interleaved_order(counts)) {
+    const InterleavedKernel& k = kernels[at.kernel];
+    TimedRuns& r = runs[at.kernel];
+    if (!r.failure.empty()) continue;
+    if (k.select) k.select();
+    check_cuda(cudaEventRecord(events[at.kernel]->start(at.run), stream), "cudaEventRecord");
+    r.failure = k.launch(k.first_set + at.run);
+    if (!r.failure.empty()) {
+      // Drain what was enqueued so the other kernels' runs start on an idle stream.
+      check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+      continue;
+    }
+    check_cuda(cudaEventRecord(events[at.kernel]->stop(at.run), stream), "cudaEventRecord");
+  }
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (!runs[i].failure.empty()) continue;
+    runs[i].milliseconds.reserve(std::size_t(counts[i]));
+    for (int j = 0; j < counts[i]; ++j) {
+      float ms = 0.0f;
+      check_cuda(cudaEventElapsedTime(&ms, events[i]->start(j), events[i]->stop(j)), "cudaEventElapsedTime");
+      runs[i].milliseconds.push_back(ms);
+    }
   }
   return runs;
 }

@@ -2,6 +2,7 @@
 // stream so the GPU never waits for the host between them, then the median.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,6 +22,31 @@ struct TimedRuns {
 // Times `count` launches on sets first_set, first_set + 1, ... (the launcher wraps them
 // around its set count). Waits for the last one.
 TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cudaStream_t stream);
+
+// Interleaved timing (--interleave): the timed runs of a shape's kernels alternate, one
+// run of each kernel per round, so that every kernel meets the same clocks and
+// temperature. Timed back to back instead, a kernel's runs share one stretch of the
+// GPU's power history: on an H200 at 8192^3 the same kernel measured up to 2.5% slower
+// when it was timed second or third in a burst than when it was timed first.
+struct InterleavedKernel {
+  std::function<void()> select;  // called before each run, outside its events (may be empty)
+  LaunchOnSet launch;
+  int count = 0;      // timed runs
+  int first_set = 0;  // run i uses set first_set + i
+};
+
+// The order of the runs: round r holds run r of every kernel with more than r runs, in
+// kernel order. Pure, so the schedule is tested without a GPU.
+struct InterleavedRun {
+  std::size_t kernel;
+  int run;
+};
+std::vector<InterleavedRun> interleaved_order(const std::vector<int>& counts);
+
+// Times the kernels' runs in interleaved_order, enqueued back to back on one stream, and
+// waits for the last. One TimedRuns per kernel; a kernel whose launch fails keeps the
+// failure, no times, and runs no more.
+std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& kernels, cudaStream_t stream);
 
 double median(std::vector<double> values);
 
