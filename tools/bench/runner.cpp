@@ -284,11 +284,11 @@ std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vect
       std::vector<Contender*> timed_rows;
       for (auto& c : contenders) {
         if (!c->timing) continue;
-        kernels.push_back({c->select, c->launch, c->timing->plan.iterations,
-                           ShapeMeasurement::first_timed_set(*c->timing)});
+        kernels.push_back({c->select, c->launch, c->timing->plan.iterations});
         timed_rows.push_back(c.get());
       }
-      const std::vector<TimedRuns> timed = time_interleaved(kernels, context.stream);
+      // As in a row's own runs, the timed runs rotate through the sets after set 0.
+      const std::vector<TimedRuns> timed = time_interleaved(kernels, 1, context.stream);
       for (std::size_t i = 0; i < timed_rows.size(); ++i) {
         measurement.record(timed_rows[i]->row, *timed_rows[i]->timing, timed[i]);
       }

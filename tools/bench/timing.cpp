@@ -69,7 +69,8 @@ std::vector<InterleavedRun> interleaved_order(const std::vector<int>& counts) {
   return order;
 }
 
-std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& kernels, cudaStream_t stream) {
+std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& kernels, int first_set,
+                                        cudaStream_t stream) {
   std::vector<TimedRuns> runs(kernels.size());
   std::vector<int> counts;
   std::vector<std::unique_ptr<EventPairs>> events;
@@ -77,13 +78,14 @@ std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& ke
     counts.push_back(std::max(k.count, 0));
     events.push_back(std::make_unique<EventPairs>(counts.back()));
   }
+  int set = first_set;
   for (const InterleavedRun& at : interleaved_order(counts)) {
     const InterleavedKernel& k = kernels[at.kernel];
     TimedRuns& r = runs[at.kernel];
     if (!r.failure.empty()) continue;
     if (k.select) k.select();
     check_cuda(cudaEventRecord(events[at.kernel]->start(at.run), stream), "cudaEventRecord");
-    r.failure = k.launch(k.first_set + at.run);
+    r.failure = k.launch(set++);
     if (!r.failure.empty()) {
       // Drain what was enqueued so the other kernels' runs start on an idle stream.
       check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
