@@ -644,18 +644,19 @@ namespace tilemm {
 // per SM, split-K, copy groups}.
 void register_double_buffer(Registry& r) {
   using namespace kernels;
-  register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}>(r, 1.23, 1.10);
-  r.add(make_double_buffer_entry<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2}, true>(1.23));
-  register_double_buffer_config<TilemmDoubleBufferConfig{128, 128, 8, 8, 8, 8, 2, 4, true, 2, true}>(r, 1.23, 1.10);
+  constexpr auto with_split_k = [](TilemmDoubleBufferConfig c) {
+    c.split_k = true;
+    return c;
+  };
+  constexpr TilemmDoubleBufferConfig kBk8{128, 128, 8, 8, 8, 8, 2, 4, true, 2};
+  register_double_buffer_config<kBk8>(r, 1.23, 1.10);
+  r.add(make_double_buffer_entry<kBk8, true>(1.23));
+  register_double_buffer_config<with_split_k(kBk8)>(r, 1.23, 1.10);
   // BK = 16 in two copy groups: its speed over the BK = 8 entry's in the same layout
   // (H200, 2048^3-8192^3, same runs; docs/ladder.md step 13). Its NN is 3% and 0.5%
   // slower than its NT and TN, so its `.repack` entry copies without transposing.
   constexpr TilemmDoubleBufferConfig kTwoGroups{128, 128, 16, 8, 8, 8, 2, 4, true, 2, false, 2};
   constexpr LayoutSpeeds kTwoGroupsSpeeds{0.99, 1.06, 1.035, 0.99};
-  constexpr auto with_split_k = [](TilemmDoubleBufferConfig c) {
-    c.split_k = true;
-    return c;
-  };
   r.add(make_double_buffer_entry<kTwoGroups>(1.23, kTwoGroupsSpeeds));
   r.add(make_double_buffer_entry<kTwoGroups, true>(1.23, kTwoGroupsSpeeds));
   r.add(make_double_buffer_entry<with_split_k(kTwoGroups)>(1.23, kTwoGroupsSpeeds));

@@ -73,7 +73,7 @@ def readable(name):
 
 def main():
     args = [a for a in sys.argv[1:] if a != "--update"]
-    update = len(args) != len(sys.argv) - 1
+    update = "--update" in sys.argv[1:]
     if len(args) != 4:
         sys.exit(__doc__)
     lib, path, compiler, build_type = args

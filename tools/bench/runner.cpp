@@ -188,7 +188,7 @@ std::unique_ptr<Contender> cublas_contender(const RunContext& context, const Sha
 }
 
 // The verified first run and the warm-ups; a library row remembers the kernel that ran.
-void prepare(const RunContext& context, const ShapeMeasurement& measurement, Contender& c) {
+void prepare_contender(const RunContext& context, const ShapeMeasurement& measurement, Contender& c) {
   if (c.select) c.select();
   c.timing = measurement.prepare(c.row, c.launch, c.is_reference);
   if (c.choice != nullptr && c.row.status == RowStatus::Ok) c.ran = tilemmGetLastKernel(context.handle);
@@ -262,7 +262,7 @@ std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vect
       for (auto& c : contenders) {
         cooldown();
         progress.update(done, label(*c));
-        prepare(context, measurement, *c);
+        prepare_contender(context, measurement, *c);
         if (c->timing) {
           const TimedRuns timed = time_launches(c->launch, c->timing->plan.iterations,
                                                 ShapeMeasurement::first_timed_set(*c->timing), context.stream);
@@ -275,7 +275,7 @@ std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vect
       for (auto& c : contenders) {
         cooldown();
         progress.update(done, label(*c) + " (first run and warm-ups)");
-        prepare(context, measurement, *c);
+        prepare_contender(context, measurement, *c);
         ++done;
       }
       cooldown();

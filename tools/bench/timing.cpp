@@ -27,6 +27,17 @@ class EventPairs {
   EventPairs& operator=(const EventPairs&) = delete;
   cudaEvent_t start(int i) const { return start_[std::size_t(i)]; }
   cudaEvent_t stop(int i) const { return stop_[std::size_t(i)]; }
+  // Each pair's elapsed time, once the last stop event has completed.
+  std::vector<double> milliseconds() const {
+    std::vector<double> ms;
+    ms.reserve(start_.size());
+    for (std::size_t i = 0; i < start_.size(); ++i) {
+      float t = 0.0f;
+      check_cuda(cudaEventElapsedTime(&t, start_[i], stop_[i]), "cudaEventElapsedTime");
+      ms.push_back(t);
+    }
+    return ms;
+  }
 
  private:
   std::vector<cudaEvent_t> start_, stop_;
@@ -49,12 +60,7 @@ TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cud
     check_cuda(cudaEventRecord(events.stop(i), stream), "cudaEventRecord");
   }
   check_cuda(cudaEventSynchronize(events.stop(count - 1)), "cudaEventSynchronize");
-  runs.milliseconds.reserve(std::size_t(count));
-  for (int i = 0; i < count; ++i) {
-    float ms = 0.0f;
-    check_cuda(cudaEventElapsedTime(&ms, events.start(i), events.stop(i)), "cudaEventElapsedTime");
-    runs.milliseconds.push_back(ms);
-  }
+  runs.milliseconds = events.milliseconds();
   return runs;
 }
 
@@ -95,13 +101,7 @@ std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& ke
   }
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    if (!runs[i].failure.empty()) continue;
-    runs[i].milliseconds.reserve(std::size_t(counts[i]));
-    for (int j = 0; j < counts[i]; ++j) {
-      float ms = 0.0f;
-      check_cuda(cudaEventElapsedTime(&ms, events[i]->start(j), events[i]->stop(j)), "cudaEventElapsedTime");
-      runs[i].milliseconds.push_back(ms);
-    }
+    if (runs[i].failure.empty()) runs[i].milliseconds = events[i]->milliseconds();
   }
   return runs;
 }
