@@ -44,6 +44,7 @@
 
 #include "kernels/cp_async_tiles.cuh"
 #include "kernels/fp32_tile_common.cuh"
+#include "kernels/skinny_orientation.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "kernels/workspace.hpp"
 #include "registry/families.hpp"
@@ -252,12 +253,7 @@ int skinny_splitk_blocks_per_sm() {
   return blocks;
 }
 
-// The product the kernel computes: the shorter of m and n on the tile's BM rows.
-// With fewer columns than rows (n < m: PyTorch's decode step reaches cuBLAS as
-// m = 11008 outputs by n = 16 tokens, TN) that is C^T = op(B)^T op(A)^T: B's storage read
-// with the other op as the first operand, A's as the second. The kernel then stores its
-// partial sums transposed, in C's layout, and the split-K pass reads the caller's problem.
-// Only the operands, ops and shape change; C, alpha and beta are the split-K pass's.
+// The product the kernel computes (skinny_orientation.hpp).
 GemmProblem skinny_orientation(const GemmProblem& p) {
   if (p.n >= p.m) return p;
   GemmProblem t = p;

@@ -1,0 +1,214 @@
+// The warp-level mma.sync building blocks shared by the kernels that feed tensor cores
+// from a swizzled cp.async ring (mma_sync.cu explains the design; skinny_mma.cu reuses it
+// for products with few rows): the kernel arguments, the fragment reads, one stage's
+// mma.sync, the ring's main loop, and the predicated epilogue.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/gemm_common.cuh"
+#include "kernels/mma_sync_layout.cuh"
+#include "ptx/cp_async.cuh"
+#include "ptx/cvt.cuh"
+#include "ptx/ldmatrix.cuh"
+#include "ptx/mma.cuh"
+
+namespace tilemm::kernels {
+
+// The kernel's arguments (by value, in the parameter constant bank). C is either fp32
+// or the 16-bit input type, a run-time choice: it only changes the epilogue.
+struct MmaSyncParams {
+  std::int64_t m, n, k;
+  float alpha, beta;
+  const void* A;
+  std::int64_t lda, stride_a;
+  const void* B;
+  std::int64_t ldb, stride_b;
+  void* C;
+  std::int64_t ldc, stride_c;
+  std::int64_t batch;
+  bool c_is_fp32;
+};
+
+inline MmaSyncParams make_mma_sync_params(const GemmProblem& p) {
+  MmaSyncParams q{};
+  q.m = p.m;
+  q.n = p.n;
+  q.k = p.k;
+  q.alpha = static_cast<float>(p.alpha);
+  q.beta = static_cast<float>(p.beta);
+  q.A = p.A;
+  q.lda = p.lda;
+  q.stride_a = p.stride_a;
+  q.B = p.B;
+  q.ldb = p.ldb;
+  q.stride_b = p.stride_b;
+  q.C = p.C;
+  q.ldc = p.ldc;
+  q.stride_c = p.stride_c;
+  q.batch = p.batch;
+  q.c_is_fp32 = p.c_type == DType::F32;
+  return q;
+}
+
+__device__ __forceinline__ unsigned mma_tf32_operand(const char* stage, int offset) {
+  return ptx::cvt_rna_tf32_f32(*reinterpret_cast<const float*>(stage + offset));
+}
+
+__device__ __forceinline__ void mma_round_to_tf32(unsigned& r) { r = ptx::cvt_rna_tf32_f32(__uint_as_float(r)); }
+
+// The A fragment of the 16 x mma_k tile at warp rows xo, k-step ks of a stage.
+template <TilemmMmaSyncConfig kCfg, bool kKContig>
+__device__ __forceinline__ void mma_load_a_fragment(const char* stage, unsigned stage_address, int lane_off, int xo,
+                                                    int ks, unsigned (&a)[4]) {
+  using F = MmaFragmentAddress<kCfg, true, kKContig>;
+  if constexpr (F::kScalar) {
+    a[0] = mma_tf32_operand(stage, F::scalar_offset(lane_off, xo, 8 * ks));
+    a[1] = mma_tf32_operand(stage, F::scalar_offset(lane_off, xo + 8, 8 * ks));
+    a[2] = mma_tf32_operand(stage, F::scalar_offset(lane_off, xo, 8 * ks + 4));
+    a[3] = mma_tf32_operand(stage, F::scalar_offset(lane_off, xo + 8, 8 * ks + 4));
+  } else {
+    const unsigned address = stage_address + unsigned(F::ldmatrix_offset(lane_off, xo, ks));
+    if constexpr (kKContig) {
+      ptx::ldmatrix_sync_aligned_m8n8_x4_b16(a[0], a[1], a[2], a[3], address);
+    } else {
+      ptx::ldmatrix_sync_aligned_m8n8_x4_trans_b16(a[0], a[1], a[2], a[3], address);
+    }
+    if constexpr (kCfg.input == TilemmMmaInput::TF32) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) mma_round_to_tf32(a[i]);
+    }
+  }
+}
+
+// The B fragments of the two mma_k x 8 tiles at warp columns xo and xo + 8.
+template <TilemmMmaSyncConfig kCfg, bool kKContig>
+__device__ __forceinline__ void mma_load_b_fragments(const char* stage, unsigned stage_address, int lane_off, int xo,
+                                                     int ks, unsigned (&b0)[2], unsigned (&b1)[2]) {
+  using F = MmaFragmentAddress<kCfg, false, kKContig>;
+  if constexpr (F::kScalar) {
+    b0[0] = mma_tf32_operand(stage, F::scalar_offset(lane_off, xo, 8 * ks));
+    b0[1] = mma_tf32_operand(stage, F::scalar_offset(lane_off, xo, 8 * ks + 4));
+    b1[0] = mma_tf32_operand(stage, F::scalar_offset(lane_off, xo + 8, 8 * ks));
+    b1[1] = mma_tf32_operand(stage, F::scalar_offset(lane_off, xo + 8, 8 * ks + 4));
+  } else {
+    const unsigned address = stage_address + unsigned(F::ldmatrix_offset(lane_off, xo, ks));
+    if constexpr (kKContig) {
+      ptx::ldmatrix_sync_aligned_m8n8_x4_b16(b0[0], b0[1], b1[0], b1[1], address);
+    } else {
+      ptx::ldmatrix_sync_aligned_m8n8_x4_trans_b16(b0[0], b0[1], b1[0], b1[1], address);
+    }
+    if constexpr (kCfg.input == TilemmMmaInput::TF32) {
+      mma_round_to_tf32(b0[0]);
+      mma_round_to_tf32(b0[1]);
+      mma_round_to_tf32(b1[0]);
+      mma_round_to_tf32(b1[1]);
+    }
+  }
+}
+
+template <TilemmMmaInput kInput>
+__device__ __forceinline__ void mma_tile(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+  if constexpr (kInput == TilemmMmaInput::BF16) {
+    ptx::mma_sync_aligned_m16n8k16_row_col_f32_bf16_bf16_f32(d, a, b);
+  } else if constexpr (kInput == TilemmMmaInput::F16) {
+    ptx::mma_sync_aligned_m16n8k16_row_col_f32_f16_f16_f32(d, a, b);
+  } else {
+    ptx::mma_sync_aligned_m16n8k8_row_col_f32_tf32_tf32_f32(d, a, b);
+  }
+}
+
+// One warp's share of one BM x BN x BK stage: BK / mma_k k-steps of m_tiles x n_tiles
+// mma.sync. a_off, b_off: the lane's offsets from MmaFragmentAddress::lane_offset.
+template <TilemmMmaSyncConfig kCfg, bool kAKContig, bool kBKContig>
+__device__ __forceinline__ void mma_compute_stage(const char* As, const char* Bs, int a_off, int b_off,
+                                                  float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
+  constexpr int MT = kCfg.m_tiles(), NT = kCfg.n_tiles();
+  const unsigned a_address = ptx::shared_address(As), b_address = ptx::shared_address(Bs);
+  // All B fragments of a k-step, then one A fragment at a time with its row of
+  // mma.sync: fewer fragments live at once next to the 128 accumulators.
+#pragma unroll
+  for (int ks = 0; ks < kCfg.bk / kCfg.mma_k(); ++ks) {
+    unsigned b[NT][2];
+#pragma unroll
+    for (int j = 0; j < NT; j += 2)
+      mma_load_b_fragments<kCfg, kBKContig>(Bs, b_address, b_off, 8 * j, ks, b[j], b[j + 1]);
+#pragma unroll
+    for (int i = 0; i < MT; ++i) {
+      unsigned a[4];
+      mma_load_a_fragment<kCfg, kAKContig>(As, a_address, a_off, 16 * i, ks, a);
+#pragma unroll
+      for (int j = 0; j < NT; ++j) mma_tile<kCfg.input>(acc[i][j], a, b[j]);
+    }
+  }
+}
+
+// C = alpha * acc + beta * C for a lane's accumulators, predicated on the p.m x p.n
+// matrix, element (row, col) at C + row * row_stride + col * col_stride (column-major C:
+// 1 and ldc; a transposed product stored in the caller's layout: ldc and 1).
+template <TilemmMmaSyncConfig kCfg, class CT>
+__device__ __forceinline__ void mma_store_accumulators(const MmaSyncParams& p, CT* C, std::int64_t row0,
+                                                       std::int64_t col0, int lane,
+                                                       const float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4],
+                                                       std::int64_t row_stride, std::int64_t col_stride) {
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int i = 0; i < kCfg.m_tiles(); ++i)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const std::int64_t row = row0 + 16 * i + 8 * half + g;
+      if (row >= p.m) continue;
+#pragma unroll
+      for (int j = 0; j < kCfg.n_tiles(); ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const std::int64_t col = col0 + 8 * j + 2 * t + e;
+          if (col >= p.n) continue;
+          store_alpha_beta(C + row * row_stride + col * col_stride, acc[i][j][2 * half + e], p.alpha,
+                           p.beta);
+        }
+    }
+}
+
+// The cp.async ring over k-tiles [0, k_tiles) of one block tile: S - 1 tiles in flight
+// while the tensor cores work on the oldest, one commit group per tile. stage_a(s),
+// stage_b(s): buffer s of each operand. On return every copy has landed and every warp
+// has finished reading the ring, so the caller may refill it.
+template <TilemmMmaSyncConfig kCfg, bool kAKContig, bool kBKContig, class CopyA, class CopyB, class T, class StageA,
+          class StageB>
+__device__ __forceinline__ void mma_ring_main_loop(const CopyA& copy_a, const CopyB& copy_b, const T* A,
+                                                   std::int64_t lda, const T* B, std::int64_t ldb,
+                                                   std::int64_t k_tiles, StageA stage_a, StageB stage_b, int a_off,
+                                                   int b_off, float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
+  constexpr int S = kCfg.stages;
+  // Prologue: the first S - 1 tiles in flight, one commit group each (empty groups past
+  // the last tile keep the group count uniform for wait_group).
+#pragma unroll
+  for (int s = 0; s < S - 1; ++s) {
+    if (s < k_tiles) {
+      copy_a.issue(stage_a(s), A, lda, s);
+      copy_b.issue(stage_b(s), B, ldb, s);
+    }
+    ptx::cp_async_commit_group();
+  }
+  for (std::int64_t kt = 0; kt < k_tiles; ++kt) {
+    // Tile kt has landed (at most S - 2 younger groups still travel), and every warp has
+    // finished reading the buffer that the next copies overwrite.
+    ptx::cp_async_wait_group<S - 2>();
+    __syncthreads();
+    const std::int64_t next = kt + S - 1;
+    if (next < k_tiles) {
+      const int s = int(next % S);
+      copy_a.issue(stage_a(s), A, lda, next);
+      copy_b.issue(stage_b(s), B, ldb, next);
+    }
+    ptx::cp_async_commit_group();
+    const int s = int(kt % S);
+    mma_compute_stage<kCfg, kAKContig, kBKContig>(stage_a(s), stage_b(s), a_off, b_off, acc);
+  }
+  // Drain (only empty groups remain) and let every warp finish reading.
+  ptx::cp_async_wait_group<0>();
+  __syncthreads();
+}
+
+}  // namespace tilemm::kernels
