@@ -18,5 +18,6 @@ void register_skinny_splitk(Registry& r);
 void register_mma_sync(Registry& r);
 void register_wgmma(Registry& r);
 void register_wgmma_rs(Registry& r);
+void register_skinny_mma(Registry& r);
 
 }  // namespace tilemm

@@ -101,6 +101,7 @@ void register_all_kernels(Registry& r) {
   register_mma_sync(r);
   register_wgmma(r);
   register_wgmma_rs(r);
+  register_skinny_mma(r);
 }
 
 double wave_efficiency(std::int64_t tiles, std::int64_t resident_blocks) {

@@ -1,0 +1,281 @@
+// Family "skinny_mma": 16-bit tensor-core products with at most 16 rows or 16 columns, as
+// in one decoding step through a language model's projection (16 x 11008 x 4096), whose
+// time is reading the long operand once.
+//
+// Why the square-tile kernels lose here: 16 x 11008 x 4096 in bf16 is 1.44 GFLOP on 90 MB
+// of B. The tensor cores need ~2 us for the FLOPs, DRAM ~22 us for the bytes (at ~4 TB/s):
+// 16 FLOP per byte of B against the H200's ~200, so the product is bound by B's bytes. The
+// wgmma tiles have 64 to 256 rows (16 useful); the 128 x 128 tile auto took left the 86
+// column tiles of n = 11008 on 86 of 132 SMs, and the split-K entry streamed B at ~2.9 TB/s
+// (docs/ladder.md, step 25): 0.68-0.76x cuBLAS.
+//
+// Idea: the fp32 skinny_splitk kernel's shape on mma.sync. Every block takes all 16 rows of
+// the oriented product (skinny_orientation.hpp: the short side along the rows, so the TN
+// decode step 11008 x 16 x 4096 runs as 16 x 11008 x 4096) and a narrow column tile (64):
+// each of 4 warps computes 16 x 16 with m16n8k16 mma.sync, reading its fragments by
+// ldmatrix from the swizzled cp.async ring of the mma_sync family (mma_sync_tiles.cuh: the
+// same layouts, copies and main loop). A stage holds 128 k (256 bytes of every column of a
+// k-contiguous operand), 4 stages of 20 KB, and 2 blocks per SM keep up to 6 stages in
+// flight. When the column tiles cannot fill the block slots once (n = 4096: 64 tiles), k is
+// cut into slices across grid z and the slices' fp32 partial products are summed in order
+// by split_k_reduce (deterministic); otherwise the block stores C directly (n = 11008: 172
+// tiles on 264 slots; cutting it into 3 slices to fill the slots measured 10% slower, the
+// partial sums' pass costing more than the extra copies in flight bring).
+// Data per block and stage: (16 + 64) x 128 elements for 2 x 16 x 64 x 128 FLOP.
+// Measured (H200, bf16, docs/ladder.md step 29): B streamed at 3.0-3.5 TB/s, 0.87-1.1x
+// cuBLAS over the decode shapes, 1.0-1.6x the wgmma entries auto chose before.
+// Requirements: compute capability 8.0; A and B 16-byte aligned with lda, ldb multiples
+// of 8 elements; batchCount = 1; a workspace of slices x m x n floats when k is split.
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "kernels/gemm_common.cuh"
+#include "kernels/mma_sync_layout.cuh"
+#include "kernels/mma_sync_tiles.cuh"
+#include "kernels/skinny_orientation.hpp"
+#include "kernels/split_k_reduce.hpp"
+#include "kernels/workspace.hpp"
+#include "registry/families.hpp"
+#include "registry/registry.hpp"
+
+// See naive.cu: kernel configurations are global-namespace structs for nvcc 13.
+struct TilemmSkinnyMmaConfig {
+  TilemmMmaInput input;
+  int bm;     // rows of the oriented product per block, all of them in every warp's tile
+  int bn;     // columns per block, split evenly among the warps
+  int bk;     // k per pipeline stage, in elements
+  int warps;  // warps per block, side by side along n
+  int stages;
+  int min_blocks_per_sm;  // __launch_bounds__ occupancy target
+
+  // The block tile as the mma_sync layouts describe it: one warp along m, `warps` along n.
+  consteval TilemmMmaSyncConfig tile() const {
+    return {input, bm, bn, bk, 1, warps, stages, TilemmMmaOperandLoad::AsyncCopy16, min_blocks_per_sm};
+  }
+  consteval int threads() const { return 32 * warps; }
+  consteval bool valid() const {
+    const TilemmMmaSyncConfig t = tile();
+    const int ce = t.chunk_elements();
+    // Rows of a stage: bk / ce chunks along k, bm / ce or bn / ce along x; powers of two for
+    // the XOR swizzle (MmaTileLayout), whose copy and fragment checks run in the kernel.
+    return bm % 16 == 0 && t.warp_tile_n() % 16 == 0 && warps * t.warp_tile_n() == bn && bk % t.mma_k() == 0 &&
+           TilemmMmaSyncConfig::power_of_two(bk / ce) && bk / ce >= 2 && bk / ce <= 32 &&
+           TilemmMmaSyncConfig::power_of_two(bm / ce) && bm / ce >= 2 && TilemmMmaSyncConfig::power_of_two(bn / ce) &&
+           bn / ce >= 8 && stages >= 2 && stages <= 8 && min_blocks_per_sm >= 1;
+  }
+};
+
+namespace tilemm::kernels {
+
+// One block per (row tile, column tile, k-slice) = blockIdx (x, y, z) of the oriented
+// product p. Without split.partial the block stores C = alpha * acc + beta * C itself;
+// with it, its raw fp32 partial product into slice z of split.partial (the caller's m x n,
+// column-major). store_transposed: p is the caller's product transposed
+// (skinny_orientation), so element (i, j) of p belongs at (j, i) of the caller's C.
+template <TilemmSkinnyMmaConfig kCfg, bool kTransA, bool kTransB>
+__global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
+    skinny_mma_gemm(MmaSyncParams p, SplitKSlices split, bool store_transposed) {
+  static_assert(kCfg.valid());
+  constexpr TilemmMmaSyncConfig kTile = kCfg.tile();
+  using T = typename MmaInputTraits<kCfg.input>::Element;
+  constexpr int BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk;
+  constexpr bool kAKContig = kTransA;   // A^T: element (m, k) at k + m * lda
+  constexpr bool kBKContig = !kTransB;  // B:   element (k, n) at k + n * ldb
+  using LA = MmaTileLayout<kTile, BM, kAKContig>;
+  using LB = MmaTileLayout<kTile, BN, kBKContig>;
+  using FA = MmaFragmentAddress<kTile, true, kAKContig>;
+  using FB = MmaFragmentAddress<kTile, false, kBKContig>;
+  static_assert(FA::consistent() && FB::consistent(), "fragment address shortcut disagrees with the layout");
+  static_assert(FA::conflict_free() && FB::conflict_free(), "fragment reads would conflict in shared-memory banks");
+  constexpr int kStageBytes = LA::kBytes + LB::kBytes;
+  static_assert(LA::kBytes % 128 == 0 && LB::kBytes % 128 == 0);
+  extern __shared__ uint4 skinny_mma_smem[];  // uint4: 16-byte alignment for the chunks
+  char* const smem = reinterpret_cast<char*>(skinny_mma_smem);
+  const auto stage_a = [&](int s) { return smem + s * kStageBytes; };
+  const auto stage_b = [&](int s) { return smem + s * kStageBytes + LA::kBytes; };
+
+  const int tid = threadIdx.x;
+  const int warp = tid / 32, lane = tid % 32;
+  const int warp_n0 = warp * kTile.warp_tile_n();
+  const int a_off = FA::lane_offset(lane, 0);
+  const int b_off = FB::lane_offset(lane, warp_n0);
+  const std::int64_t m0 = std::int64_t(blockIdx.x) * BM;
+  const std::int64_t n0 = std::int64_t(blockIdx.y) * BN;
+  // The block's slice of k, read through operands that start at its first k (a multiple
+  // of BK, so the copies stay 16-byte aligned).
+  const std::int64_t k0 = std::int64_t(blockIdx.z) * split.k_per_slice;
+  const std::int64_t k_len = std::min(split.k_per_slice, p.k - k0);
+  const T* const A = static_cast<const T*>(p.A) + (kAKContig ? k0 : k0 * p.lda);
+  const T* const B = static_cast<const T*>(p.B) + (kBKContig ? k0 : k0 * p.ldb);
+  const MmaOperandCopier<kTile, BM, kAKContig, T> copy_a(p.lda, p.m, k_len, m0, tid);
+  const MmaOperandCopier<kTile, BN, kBKContig, T> copy_b(p.ldb, p.n, k_len, n0, tid);
+  float acc[kTile.m_tiles()][kTile.n_tiles()][4] = {};
+  mma_ring_main_loop<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, (k_len + BK - 1) / BK, stage_a,
+                                                  stage_b, a_off, b_off, acc);
+
+  const std::int64_t col0 = n0 + warp_n0;
+  if (split.partial != nullptr) {
+    MmaSyncParams raw = p;
+    raw.alpha = 1.0f;
+    raw.beta = 0.0f;
+    float* const out = split.partial + std::int64_t(blockIdx.z) * p.m * p.n;
+    mma_store_accumulators<kTile>(raw, out, m0, col0, lane, acc, store_transposed ? p.n : 1,
+                                  store_transposed ? 1 : p.m);
+    return;
+  }
+  const std::int64_t row_stride = store_transposed ? p.ldc : 1, col_stride = store_transposed ? 1 : p.ldc;
+  if (p.c_is_fp32) {
+    mma_store_accumulators<kTile>(p, static_cast<float*>(p.C), m0, col0, lane, acc, row_stride, col_stride);
+  } else if constexpr (!std::is_same_v<T, float>) {
+    mma_store_accumulators<kTile>(p, static_cast<T*>(p.C), m0, col0, lane, acc, row_stride, col_stride);
+  }
+}
+
+template <TilemmSkinnyMmaConfig kCfg>
+constexpr std::int64_t skinny_mma_smem_bytes() {
+  return kCfg.tile().smem_bytes();
+}
+
+template <TilemmSkinnyMmaConfig kCfg>
+int skinny_mma_blocks_per_sm() {
+  static const int blocks = resident_blocks_per_sm(
+      reinterpret_cast<const void*>(&skinny_mma_gemm<kCfg, false, false>), kCfg.threads(), skinny_mma_smem_bytes<kCfg>());
+  return blocks;
+}
+
+// k-slices of the oriented problem: enough blocks to fill the block slots about once
+// (none when the column tiles already do), each slice at least 4 stages long, at most 16 (for m = 16 the partial sums, written and read back in fp32,
+// then add at most 2 x 4 x 16 / (2 x 4 x 128) = 12.5% to B's bytes).
+template <TilemmSkinnyMmaConfig kCfg>
+int skinny_mma_slices(const GemmProblem& p, int sm_count) {
+  const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn);
+  return split_k_slices(tiles, std::int64_t(sm_count) * skinny_mma_blocks_per_sm<kCfg>(), p.k / kCfg.bk, 4, 16);
+}
+
+template <TilemmSkinnyMmaConfig kCfg>
+cudaError_t launch_skinny_mma(const GemmProblem& caller, cudaStream_t stream) {
+  const GemmProblem prob = skinny_orientation(caller);
+  const bool store_transposed = prob.m != caller.m;
+  const MmaSyncParams params = make_mma_sync_params(prob);
+  SplitKSlices split{prob.k, nullptr};
+  int slices = 1;
+  const int wanted = skinny_mma_slices<kCfg>(prob, device_sm_count());
+  if (wanted > 1) {
+    split.k_per_slice = split_k_slice_length(prob.k, wanted, kCfg.bk);
+    slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
+  }
+  StreamWorkspace workspace(stream);
+  if (slices > 1) {
+    const cudaError_t allocated =
+        workspace.allocate(std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * sizeof(float));
+    if (allocated != cudaSuccess) return allocated;
+    split.partial = workspace.at<float>();
+  } else {
+    split.k_per_slice = prob.k;
+  }
+  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), ceil_div_u(prob.n, kCfg.bn), static_cast<unsigned>(slices));
+  const cudaError_t launched = dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
+    constexpr auto kernel = skinny_mma_gemm<kCfg, kTA, kTB>;
+    constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
+    const cudaError_t opted_in = opt_in_dynamic_smem<kernel>(smem);
+    if (opted_in != cudaSuccess) return opted_in;
+    kernel<<<grid, kCfg.threads(), smem, stream>>>(params, split, store_transposed);
+    return cudaGetLastError();
+  });
+  if (slices == 1) return launched;
+  return workspace.finish(launched == cudaSuccess ? launch_split_k_reduce(caller, split.partial, slices, stream)
+                                                  : launched);
+}
+
+template <TilemmSkinnyMmaConfig kCfg>
+std::string skinny_mma_name() {
+  return std::string("skinny_mma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
+         std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warps) + ".s" +
+         std::to_string(kCfg.stages);
+}
+
+// Whether auto gives the oriented product p (short side m) to a skinny_mma entry: one pass
+// over the long operand for m up to the entry's rows, where that operand is at least
+// 4096 x 4096 elements (the measured range; smaller products stay with wgmma). On the
+// H200 the 16-row tile ran every measured m = 16 shape (NN, NT, TT; TN with n = 16) 1.0 to
+// 1.6x faster than the wgmma entries auto took before; 32 and 64-row tiles of the same
+// design lost to wgmma's split-K at m = 32 and 64 (docs/ladder.md, step 29).
+inline bool skinny_mma_takes(const GemmProblem& p, int bm) {
+  return p.m <= bm && double(p.n) * double(p.k) >= 4096.0 * 4096.0;
+}
+
+template <TilemmSkinnyMmaConfig kCfg>
+KernelEntry make_skinny_mma_entry() {
+  KernelEntry e;
+  e.name = skinny_mma_name<kCfg>();
+  e.family = "skinny_mma";
+  e.ladder_step = 29;
+  e.summary = std::string("mma.sync tensor cores (") + MmaInputTraits<kCfg.input>::kName + ") on all " +
+              std::to_string(kCfg.bm) + " rows of a narrow column tile, the long operand streamed once through a " +
+              std::to_string(kCfg.stages) + "-stage cp.async ring, k split across blocks (few rows or, transposed, "
+              "few columns)";
+  e.dtypes = MmaInputTraits<kCfg.input>::kName;
+  e.min_compute_capability = 80;
+  e.requirements = "compute capability 8.0; A and B 16-byte aligned, lda/ldb multiples of " +
+                   std::to_string(kCfg.tile().chunk_elements()) +
+                   " elements; batchCount = 1; a workspace of slices * m * n floats when k is split (stream-ordered)";
+  e.arithmetic_intensity =
+      double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.tile().element_bytes() / 2.0);
+  e.auto_eligible = true;
+  // Above every wgmma entry (at most 2400) where it takes the product, else never chosen.
+  e.auto_priority = 0;
+  e.auto_score = [](const GemmProblem& caller, const DeviceInfo&) {
+    return skinny_mma_takes(skinny_orientation(caller), kCfg.bm) ? 2450.0 : 0.0;
+  };
+  e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
+    std::string r = require_tensor_core_types<kCfg.input>(p);
+    if (r.empty()) r = require_compute_capability(dev, 80);
+    constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
+    if (r.empty() && smem > dev.smem_per_block_optin) {
+      r = "needs " + std::to_string(smem) + " bytes of shared memory per block, device allows " +
+          std::to_string(dev.smem_per_block_optin);
+    }
+    const int eb = kCfg.tile().element_bytes();
+    const std::string rule = " a multiple of " + std::to_string(kCfg.tile().chunk_elements()) + " elements";
+    if (r.empty() && !columns_aligned16(p.A, p.lda, p.stride_a, p.batch, eb)) r = "A must be 16-byte aligned with lda" + rule;
+    if (r.empty() && !columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, eb)) r = "B must be 16-byte aligned with ldb" + rule;
+    if (r.empty() && !aligned_to(p.C, dtype_size(p.c_type))) r = "C must be aligned to its element size";
+    if (r.empty() && p.batch != 1) r = "split-K runs one product at a time (batchCount = 1)";
+    const GemmProblem t = skinny_orientation(p);
+    if (r.empty() && (t.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
+    if (r.empty() && (t.n + kCfg.bn - 1) / kCfg.bn > 65535) {
+      r = "at most 65535 column tiles (" + std::to_string(kCfg.bn) + " columns of the longer of m and n each)";
+    }
+    return r;
+  };
+  e.launch = launch_skinny_mma<kCfg>;
+  e.resources = [] {
+    return KernelResources{reinterpret_cast<const void*>(&skinny_mma_gemm<kCfg, false, false>), kCfg.threads(),
+                           skinny_mma_smem_bytes<kCfg>()};
+  };
+  return e;
+}
+
+// {input, bm, bn, bk, warps, stages, min blocks per SM}: 16 rows, 4 warps of 16 x 16,
+// stages of 128 elements of k (256 bytes of each column of a k-contiguous operand), 4
+// stages of 20 KB, two blocks per SM. Measured against it on the H200 (bf16, m = 16, same
+// runs): 5 stages, 128-column tiles of 8 warps and 512-byte stages all within +-4% or
+// slower; tf32 (64 floats per stage) lost to wgmma_rs's split-K (77 against 64 us at
+// 16 x 11008 x 4096), so only the 16-bit inputs are registered.
+template <TilemmMmaInput kIn>
+void add_skinny_mma_config(Registry& r) {
+  r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, 2}>());
+}
+
+}  // namespace tilemm::kernels
+
+namespace tilemm {
+
+void register_skinny_mma(Registry& r) {
+  using namespace kernels;
+  add_skinny_mma_config<TilemmMmaInput::BF16>(r);
+  add_skinny_mma_config<TilemmMmaInput::F16>(r);
+}
+
+}  // namespace tilemm
