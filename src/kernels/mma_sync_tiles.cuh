@@ -164,8 +164,7 @@ __device__ __forceinline__ void mma_store_accumulators(const MmaSyncParams& p, C
         for (int e = 0; e < 2; ++e) {
           const std::int64_t col = col0 + 8 * j + 2 * t + e;
           if (col >= p.n) continue;
-          store_alpha_beta(C + row * row_stride + col * col_stride, acc[i][j][2 * half + e], p.alpha,
-                           p.beta);
+          store_alpha_beta(C + row * row_stride + col * col_stride, acc[i][j][2 * half + e], p.alpha, p.beta);
         }
     }
 }

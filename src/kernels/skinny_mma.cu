@@ -139,14 +139,15 @@ constexpr std::int64_t skinny_mma_smem_bytes() {
 
 template <TilemmSkinnyMmaConfig kCfg>
 int skinny_mma_blocks_per_sm() {
-  static const int blocks = resident_blocks_per_sm(
-      reinterpret_cast<const void*>(&skinny_mma_gemm<kCfg, false, false>), kCfg.threads(), skinny_mma_smem_bytes<kCfg>());
+  static const int blocks = resident_blocks_per_sm(reinterpret_cast<const void*>(&skinny_mma_gemm<kCfg, false, false>),
+                                                   kCfg.threads(), skinny_mma_smem_bytes<kCfg>());
   return blocks;
 }
 
 // k-slices of the oriented problem: enough blocks to fill the block slots about once
-// (none when the column tiles already do), each slice at least 4 stages long, at most 16 (for m = 16 the partial sums, written and read back in fp32,
-// then add at most 2 x 4 x 16 / (2 x 4 x 128) = 12.5% to B's bytes).
+// (none when the column tiles already do), each slice at least 4 stages long, at most 16
+// (for m = 16 the partial sums, written and read back in fp32, then add at most
+// 2 x 4 x 16 / (2 x 4 x 128) = 12.5% to B's bytes).
 template <TilemmSkinnyMmaConfig kCfg>
 int skinny_mma_slices(const GemmProblem& p, int sm_count) {
   const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn);
@@ -238,8 +239,12 @@ KernelEntry make_skinny_mma_entry() {
     }
     const int eb = kCfg.tile().element_bytes();
     const std::string rule = " a multiple of " + std::to_string(kCfg.tile().chunk_elements()) + " elements";
-    if (r.empty() && !columns_aligned16(p.A, p.lda, p.stride_a, p.batch, eb)) r = "A must be 16-byte aligned with lda" + rule;
-    if (r.empty() && !columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, eb)) r = "B must be 16-byte aligned with ldb" + rule;
+    if (r.empty() && !columns_aligned16(p.A, p.lda, p.stride_a, p.batch, eb)) {
+      r = "A must be 16-byte aligned with lda" + rule;
+    }
+    if (r.empty() && !columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, eb)) {
+      r = "B must be 16-byte aligned with ldb" + rule;
+    }
     if (r.empty() && !aligned_to(p.C, dtype_size(p.c_type))) r = "C must be aligned to its element size";
     if (r.empty() && p.batch != 1) r = "split-K runs one product at a time (batchCount = 1)";
     const GemmProblem t = skinny_orientation(p);

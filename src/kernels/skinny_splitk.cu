@@ -40,7 +40,6 @@
 // Requirements: compute capability 8.0 (cp.async); batchCount = 1; a workspace of
 // slices * m * n floats.
 #include <algorithm>
-#include <utility>
 
 #include "kernels/cp_async_tiles.cuh"
 #include "kernels/fp32_tile_common.cuh"
@@ -251,24 +250,6 @@ int skinny_splitk_blocks_per_sm() {
       resident_blocks_per_sm(reinterpret_cast<const void*>(&skinny_splitk_gemm<kCfg, true, false>), kCfg.threads(),
                              skinny_splitk_smem_bytes<kCfg, true, false>());
   return blocks;
-}
-
-// The product the kernel computes (skinny_orientation.hpp).
-GemmProblem skinny_orientation(const GemmProblem& p) {
-  if (p.n >= p.m) return p;
-  GemmProblem t = p;
-  std::swap(t.m, t.n);
-  t.opa = flipped(p.opb);
-  t.A = p.B;
-  t.lda = p.ldb;
-  t.stride_a = p.stride_b;
-  t.a_type = p.b_type;
-  t.opb = flipped(p.opa);
-  t.B = p.A;
-  t.ldb = p.lda;
-  t.stride_b = p.stride_a;
-  t.b_type = p.a_type;
-  return t;
 }
 
 // k-slices: about one wave of blocks, each slice at least 8 stages long (the partial
