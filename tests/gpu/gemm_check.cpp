@@ -136,6 +136,7 @@ std::string GemmCase::describe() const {
      << " beta=" << beta << " ld+" << ld_pad << " offset=" << offset;
   if (ld_align > 1) os << " ld%" << ld_align;
   if (batch != 1) os << " batch=" << batch << (broadcast_a ? " A-broadcast" : "") << (broadcast_b ? " B-broadcast" : "");
+  if (nan_padding) os << " NaN-padding";
   // fp32 cases keep their historical description (it also seeds their inputs).
   if (ab_type != DType::F32 || c_type != DType::F32 || compute != Compute::F32) {
     os << " " << (compute == Compute::F32_FAST_TF32 ? "tf32" : dtype_name(ab_type)) << "->" << dtype_name(c_type);
@@ -209,6 +210,19 @@ CaseResult run_case(tilemmHandle_t handle, const GemmCase& c, bool check_determi
   std::vector<float> hA(static_cast<size_t>(c.offset + a_count)), hB(static_cast<size_t>(c.offset + b_count));
   for (auto& x : hA) x = random_nonzero(input_value);
   for (auto& x : hB) x = random_nonzero(input_value);
+  if (c.nan_padding) {
+    const auto poison_outside = [&](std::vector<float>& h, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                                    std::int64_t stride) {
+      std::vector<char> inside(h.size(), 0);
+      for (std::int64_t b = 0; b < (stride == 0 ? 1 : c.batch); ++b)
+        for (std::int64_t j = 0; j < cols; ++j)
+          for (std::int64_t i = 0; i < rows; ++i) inside[static_cast<size_t>(c.offset + b * stride + i + j * ld)] = 1;
+      for (size_t i = 0; i < h.size(); ++i)
+        if (!inside[i]) h[i] = std::numeric_limits<float>::quiet_NaN();
+    };
+    poison_outside(hA, a_rows, a_cols, lda, stride_a);
+    poison_outside(hB, b_rows, b_cols, ldb, stride_b);
+  }
   const std::int64_t c_total = kGuard + c.offset + c_count + kGuard;
   const float sentinel = c.c_type == DType::F32 ? kSentinel : kSentinel16;
   std::vector<float> hC0(static_cast<size_t>(c_total), sentinel);

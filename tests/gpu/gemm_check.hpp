@@ -25,6 +25,10 @@ struct GemmCase {
   std::int64_t batch = 1;    // > 1 goes through tilemmGemmStridedBatchedEx
   bool broadcast_a = false;  // strideA = 0
   bool broadcast_b = false;  // strideB = 0
+  // NaN in every element of A's and B's allocations outside the operands (the offset before
+  // them, the rows between their columns' ends and ld, the gaps between batch items): C
+  // must not depend on them, not even as NaN x 0.
+  bool nan_padding = false;
   DType ab_type = DType::F32;  // A and B
   DType c_type = DType::F32;
   Compute compute = Compute::F32;

@@ -94,6 +94,23 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
                         {1000, 7, 1}, {257, 127, 1031}, {64, 32, 64}, {256, 128, 512}},
                 2, {{0, 0, 1}, {3, 1, 1}, {0, 0, 16}}, types);
   }
+  // NaN around the operands (in the ld padding, before the first element): every op, a
+  // k that ends inside a 16-byte unit, odd and 16-aligned leading dimensions.
+  for (const Shape& s : std::vector<Shape>{{37, 19, 67}, {129, 65, 131}})
+    for (int op = 0; op < 4; ++op)
+      for (int aligned16 = 0; aligned16 < 2; ++aligned16) {
+        GemmCase c = types;
+        c.m = s.m;
+        c.n = s.n;
+        c.k = s.k;
+        c.opa = kOps[op / 2];
+        c.opb = kOps[op % 2];
+        c.ld_pad = 3;
+        c.offset = aligned16 ? 0 : 1;
+        c.ld_align = aligned16 ? 16 : 1;
+        c.nan_padding = true;
+        cases.push_back(c);
+      }
   // Strided batches, with broadcast A or B (stride 0), unaligned and 16-aligned.
   for (int variant = 0; variant < 3; ++variant)
     for (int ab = 0; ab < 4; ++ab) {
