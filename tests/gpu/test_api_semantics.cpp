@@ -75,6 +75,22 @@ struct TypedCall {
   }
 };
 
+// Whether a kernel refuses the TN layout the typed checks use (wgmma_rs's in-place entries
+// read NN and TT only): asked of the entry itself, for an aligned 8 x 8 x 8 product.
+bool refuses_tn(const tilemm::KernelEntry& e, const std::string& dtype) {
+  int device = 0;
+  tilemm::DeviceInfo dev;
+  if (cudaGetDevice(&device) != cudaSuccess || !tilemm::query_device(device, &dev)) return false;
+  tilemm::GemmProblem p;
+  p.opa = tilemm::Op::T;
+  p.m = p.n = p.k = 8;
+  p.lda = p.ldb = p.ldc = 8;
+  if (dtype == "tf32") p.compute = tilemm::Compute::F32_FAST_TF32;
+  if (dtype == "fp16") p.a_type = p.b_type = p.c_type = tilemm::DType::F16;
+  if (dtype == "bf16") p.a_type = p.b_type = p.c_type = tilemm::DType::BF16;
+  return !e.can_implement(p, dev).empty();
+}
+
 class ApiSemantics : public ::testing::Test {
  protected:
   // m and k multiples of 4, so the kernels that need 16-byte aligned columns run too.
@@ -209,15 +225,21 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
       }
       // Other types: the same kind of product with every leading dimension 8, which
       // every kernel's alignment rules accept, on buffers of the dtype's elements, as TN
-      // (A stored k x m), the layout every kernel takes (tf32 wgmma reads only K-major).
+      // (A stored k x m; tf32 wgmma reads only K-major), or as TT (B stored n x k) for the
+      // kernels that refuse TN (wgmma_rs's in-place entries read NN and TT).
       const TypedCall t(dtype);
       constexpr std::int64_t kLd = 8;
+      const bool tt = refuses_tn(e, dtype);
       std::vector<float> a(kLd * kM, 0.0f), b(kLd * kN, 0.0f), c(kLd * kN, std::numeric_limits<float>::quiet_NaN());
+      std::vector<float> b_stored(kLd * kN, 0.0f);
       for (std::int64_t p = 0; p < kK; ++p)
         for (std::int64_t i = 0; i < kM; ++i) a[p + i * kLd] = float((i + 2 * p) % 5 - 2);
       for (std::int64_t j = 0; j < kN; ++j)
-        for (std::int64_t p = 0; p < kK; ++p) b[p + j * kLd] = float((3 * p + j) % 7 - 3);
-      const auto ea = t.encode(a), eb = t.encode(b), ec = t.encode(c);
+        for (std::int64_t p = 0; p < kK; ++p) {
+          b[p + j * kLd] = float((3 * p + j) % 7 - 3);
+          b_stored[tt ? j + p * kLd : p + j * kLd] = b[p + j * kLd];
+        }
+      const auto ea = t.encode(a), eb = t.encode(b_stored), ec = t.encode(c);
       void *dA = nullptr, *dB = nullptr, *dC = nullptr;
       CUDA_OK(cudaMalloc(&dA, ea.size()));
       CUDA_OK(cudaMalloc(&dB, eb.size()));
@@ -225,8 +247,8 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
       CUDA_OK(cudaMemcpy(dA, ea.data(), ea.size(), cudaMemcpyHostToDevice));
       CUDA_OK(cudaMemcpy(dB, eb.data(), eb.size(), cudaMemcpyHostToDevice));
       CUDA_OK(cudaMemcpy(dC, ec.data(), ec.size(), cudaMemcpyHostToDevice));
-      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_T, TILEMM_OP_N, kM, kN, kK, &one_, dA, t.ab, kLd, dB,
-                                            t.ab, kLd, &zero_, dC, t.ab, kLd, t.compute);
+      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_T, tt ? TILEMM_OP_T : TILEMM_OP_N, kM, kN, kK, &one_, dA,
+                                            t.ab, kLd, dB, t.ab, kLd, &zero_, dC, t.ab, kLd, t.compute);
       std::vector<unsigned char> out(ec.size());
       EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       EXPECT_EQ(cudaMemcpy(out.data(), dC, out.size(), cudaMemcpyDeviceToHost), cudaSuccess);
@@ -313,11 +335,13 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
         continue;
       }
       // A and B in the dtype with lda = ldb = 8 (aligned for every kernel), as TN (A
-      // stored transposed: the layout every kernel takes); C in the input type (fp32 for
-      // tf32), its column 1 ldc elements after column 0.
+      // stored transposed), or TT (B stored transposed too) for the kernels that refuse TN;
+      // C in the input type (fp32 for tf32), its column 1 ldc elements after column 0.
       const TypedCall t(dtype);
+      const bool tt = refuses_tn(e, dtype);
       const auto ea = t.encode({1, 3, 0, 0, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0, 0, 0});
-      const auto eb = t.encode({5, 6, 0, 0, 0, 0, 0, 0, 7, 8, 0, 0, 0, 0, 0, 0});
+      const auto eb = tt ? t.encode({5, 7, 0, 0, 0, 0, 0, 0, 6, 8, 0, 0, 0, 0, 0, 0})
+                         : t.encode({5, 6, 0, 0, 0, 0, 0, 0, 7, 8, 0, 0, 0, 0, 0, 0});
       const auto nan_pair = t.encode({nan2[0], nan2[1]});
       void *dA = nullptr, *dB = nullptr;
       CUDA_OK(cudaMalloc(&dA, ea.size()));
@@ -328,8 +352,8 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
       const std::size_t col1 = static_cast<std::size_t>(ldc) * t.bytes;
       CUDA_OK(cudaMemcpy(c_bytes, nan_pair.data(), nan_pair.size(), cudaMemcpyHostToDevice));
       CUDA_OK(cudaMemcpy(c_bytes + col1, nan_pair.data(), nan_pair.size(), cudaMemcpyHostToDevice));
-      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_T, TILEMM_OP_N, 2, 2, 2, &one_, dA, t.ab, 8, dB, t.ab, 8,
-                                            &zero_, big, t.ab, ldc, t.compute);
+      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_T, tt ? TILEMM_OP_T : TILEMM_OP_N, 2, 2, 2, &one_, dA,
+                                            t.ab, 8, dB, t.ab, 8, &zero_, big, t.ab, ldc, t.compute);
       std::vector<unsigned char> c0(nan_pair.size()), c1(nan_pair.size());
       EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       EXPECT_EQ(cudaMemcpy(c0.data(), c_bytes, c0.size(), cudaMemcpyDeviceToHost), cudaSuccess);
