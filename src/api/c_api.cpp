@@ -19,6 +19,7 @@ struct tilemmContext {
   std::string algorithm = "auto";
   std::string detail;
   std::string last_kernel;
+  tilemm::AutoChoiceCache auto_choices;
 };
 
 namespace {
@@ -54,9 +55,13 @@ tilemmStatus_t execute(tilemmHandle_t h, const tilemm::GemmArgs& args) {
   const tilemm::Registry& reg = tilemm::registry();
   const tilemm::KernelEntry* entry = nullptr;
   if (h->algorithm == "auto") {
-    std::string why;
-    entry = reg.choose(plan.problem, h->device, &why);
-    if (entry == nullptr) return finish(h, TILEMM_STATUS_NOT_SUPPORTED, why);
+    entry = h->auto_choices.find(plan.problem);
+    if (entry == nullptr) {
+      std::string why;
+      entry = reg.choose(plan.problem, h->device, &why);
+      if (entry == nullptr) return finish(h, TILEMM_STATUS_NOT_SUPPORTED, why);
+      h->auto_choices.remember(plan.problem, entry);
+    }
   } else {
     entry = reg.find(h->algorithm);
     if (entry == nullptr) return finish(h, TILEMM_STATUS_INTERNAL_ERROR, "algorithm '" + h->algorithm + "' vanished from the registry");

@@ -59,22 +59,62 @@ const KernelEntry* Registry::choose(const GemmProblem& p, const DeviceInfo& dev,
                                     std::string* why) const {
   const KernelEntry* best = nullptr;
   double best_score = 0.0;
-  std::ostringstream reasons;
   for (const auto& e : entries_) {
-    if (!e.auto_eligible) continue;
-    const std::string reason = e.can_implement(p, dev);
-    if (!reason.empty()) {
-      reasons << e.name << ": " << reason << "; ";
-      continue;
-    }
+    if (!e.auto_eligible || !e.can_implement(p, dev).empty()) continue;
     const double score = e.auto_score ? e.auto_score(p, dev) : double(e.auto_priority);
     if (best == nullptr || score > best_score) {
       best = &e;
       best_score = score;
     }
   }
-  if (best == nullptr && why != nullptr) *why = "no registered kernel can run this problem: " + reasons.str();
+  if (best == nullptr && why != nullptr) {
+    // Only a refusal needs the reasons: collected in a second pass, not on every call.
+    std::ostringstream reasons;
+    for (const auto& e : entries_)
+      if (e.auto_eligible) reasons << e.name << ": " << e.can_implement(p, dev) << "; ";
+    *why = "no registered kernel can run this problem: " + reasons.str();
+  }
   return best;
+}
+
+AutoChoiceCache::Key AutoChoiceCache::key_of(const GemmProblem& p) {
+  const auto align = [](const void* ptr) { return std::uint16_t(reinterpret_cast<std::uintptr_t>(ptr) % 256); };
+  Key k;
+  k.opa = p.opa;
+  k.opb = p.opb;
+  k.a_type = p.a_type;
+  k.b_type = p.b_type;
+  k.c_type = p.c_type;
+  k.compute = p.compute;
+  k.a_align = align(p.A);
+  k.b_align = align(p.B);
+  k.c_align = align(p.C);
+  k.m = p.m;
+  k.n = p.n;
+  k.k = p.k;
+  k.lda = p.lda;
+  k.ldb = p.ldb;
+  k.ldc = p.ldc;
+  k.stride_a = p.stride_a;
+  k.stride_b = p.stride_b;
+  k.stride_c = p.stride_c;
+  k.batch = p.batch;
+  k.alpha = p.alpha;
+  k.beta = p.beta;
+  return k;
+}
+
+const KernelEntry* AutoChoiceCache::find(const GemmProblem& p) const {
+  const Key key = key_of(p);
+  for (int i = 0; i < kSlots; ++i)
+    if (entries_[i] != nullptr && keys_[i] == key) return entries_[i];
+  return nullptr;
+}
+
+void AutoChoiceCache::remember(const GemmProblem& p, const KernelEntry* entry) {
+  keys_[next_] = key_of(p);
+  entries_[next_] = entry;
+  next_ = (next_ + 1) % kSlots;
 }
 
 const Registry& registry() {

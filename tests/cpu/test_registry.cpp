@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -166,6 +167,52 @@ TEST(Registry, SixteenBitKernelsAcceptAnFp32Output) {
       p.c_type = tilemm::DType::F32;
       EXPECT_EQ(e.can_implement(p, hopper), "") << e.name;
     }
+}
+
+TEST(Registry, AutoChoiceCacheRemembersProblemsNotPointers) {
+  const tilemm::DeviceInfo hopper = hopper_device();
+  tilemm::AutoChoiceCache cache;
+  // Addresses only: the cache reads their alignment, never memory.
+  const auto at = [](std::uintptr_t address) { return reinterpret_cast<void*>(address); };
+  tilemm::GemmProblem p = problem_of_dtype("bf16");
+  p.A = at(0x100000);
+  p.B = at(0x200000);
+  p.C = at(0x300000);
+  const tilemm::KernelEntry* chosen = tilemm::registry().choose(p, hopper, nullptr);
+  ASSERT_NE(chosen, nullptr);
+  EXPECT_EQ(cache.find(p), nullptr);
+  cache.remember(p, chosen);
+  EXPECT_EQ(cache.find(p), chosen);
+  // Other buffers with the same alignment: the same choice.
+  tilemm::GemmProblem moved = p;
+  moved.A = at(0x100000 + 4096);
+  moved.C = at(0x300000 + 256);
+  EXPECT_EQ(cache.find(moved), chosen);
+  // Anything can_implement or a score reads makes it another problem.
+  const auto differs = [&](auto&& change) {
+    tilemm::GemmProblem q = p;
+    change(q);
+    return cache.find(q) == nullptr;
+  };
+  EXPECT_TRUE(differs([&](tilemm::GemmProblem& q) { q.A = at(0x100000 + 2); }));
+  EXPECT_TRUE(differs([](tilemm::GemmProblem& q) { q.m += 1; }));
+  EXPECT_TRUE(differs([](tilemm::GemmProblem& q) { q.ldb += 8; }));
+  EXPECT_TRUE(differs([](tilemm::GemmProblem& q) { q.opa = tilemm::Op::T; }));
+  EXPECT_TRUE(differs([](tilemm::GemmProblem& q) { q.c_type = tilemm::DType::F32; }));
+  EXPECT_TRUE(differs([](tilemm::GemmProblem& q) { q.beta = 1.0; }));
+  EXPECT_TRUE(differs([](tilemm::GemmProblem& q) { q.batch = 2; }));
+  // Eight problems are kept; the ninth new one replaces the oldest.
+  for (int i = 1; i <= 7; ++i) {
+    tilemm::GemmProblem q = p;
+    q.n = p.n + i;
+    cache.remember(q, chosen);
+  }
+  EXPECT_EQ(cache.find(p), chosen);
+  tilemm::GemmProblem ninth = p;
+  ninth.n = p.n + 8;
+  cache.remember(ninth, chosen);
+  EXPECT_EQ(cache.find(p), nullptr);
+  EXPECT_EQ(cache.find(ninth), chosen);
 }
 
 TEST(Registry, AutoUsesTensorCoresForTheirTypes) {
