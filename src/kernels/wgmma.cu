@@ -1035,6 +1035,7 @@ struct WgmmaConfigTable {
       {kIn, 256, 128, 4, true, 2, false, false, false},
       {kIn, 256, 128, 4, true, 2, true, false, false},
       {kIn, 128, 128, 6, true, 1, true, false, false},
+      {kIn, 64, 128, 8, true, 1, true, false, false},
       {kIn, 64, 128, 8, true, 1, false, true, false},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
@@ -1042,8 +1043,12 @@ struct WgmmaConfigTable {
   // 141), so it must lose there, while it must win the m = 16 and m = 128 shapes (where
   // it lifted bf16 from 0.28-0.48x cuBLAS to 0.64-0.91x); 0.4 does both.
   // The staged 128 x 128 entry serves the shapes the 128 x 128 tile wins (few tiles:
-  // 1000^3, 1024^3, m = 16 or 128 with n >= 11008); 0.83 puts it just above the direct one.
-  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.4};
+  // 1000^3, m = 16 or 128 with n >= 11008); 0.83 puts it just above the direct one.
+  // The staged 64 x 128 entry (no split-K) doubles the tiles where 128 x 128 fills half
+  // the SMs: 1024^3 bf16 10.1 us against 13.0 (cuBLAS 9.6), 128 x 4096 x 4096 19.1 against
+  // 21.8 for split-K, 256 x 11008 x 4096 45.7 against 50.0 (H200, docs/ladder.md step 24);
+  // at 4096^3 it runs at 0.80 of the 256 x 128 cluster entry, its speed here.
+  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The last step: configs[4] with stream-K for the last wave.

@@ -419,10 +419,40 @@ TEST(Registry, AutoKeepsClustersOfTwoOffProductsWithFewColumns) {
     return auto_choice(p);
   };
   EXPECT_EQ(tn("bf16", 11008, 128), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
-  EXPECT_EQ(tn("bf16", 4096, 128), "wgmma.bf16.64x128x64.s8.persistent.splitk");
+  // 64 tiles of 64 x 128 with the staged epilogue: 19.8 us against 22.1 for split-K (H200).
+  EXPECT_EQ(tn("bf16", 4096, 128), "wgmma.bf16.64x128x64.s8.persistent.tmastore");
+  // Half as many rows: split-K's 128 work items win (16.2 against 19.0 us).
+  EXPECT_EQ(tn("bf16", 2048, 128), "wgmma.bf16.64x128x64.s8.persistent.splitk");
   EXPECT_EQ(tn("tf32", 11008, 128), "wgmma.tf32.128x128x32.s6.persistent.tmastore");
   // Products with many columns keep the cluster.
   EXPECT_EQ(tn("bf16", 4096, 4096), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
+}
+
+TEST(Registry, AutoDoublesTheTilesWhere128RowTilesFillHalfTheGpu) {
+  // Measured on the H200 (docs/ladder.md, "The 64-row tile without split-K"): where
+  // 128 x 128 tiles keep about half of the 132 SMs busy, the staged 64 x 128 entry runs
+  // twice the tiles; where they fill the GPU, the larger tile stays.
+  const auto nn = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k) {
+    tilemm::GemmProblem p = problem_of_dtype(d);
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.lda = m;
+    p.ldb = k;
+    p.ldc = m;
+    return auto_choice(p);
+  };
+  // us in one run, the new entry against auto's previous choice.
+  const std::string narrow = ".64x128x64.s8.persistent.tmastore";
+  EXPECT_EQ(nn("bf16", 1024, 1024, 1024), "wgmma.bf16" + narrow);  // 10.1 against 13.0 (cuBLAS 9.6)
+  EXPECT_EQ(nn("fp16", 1024, 1024, 1024), "wgmma.fp16" + narrow);  // 10.2 against 12.8
+  EXPECT_EQ(nn("bf16", 1536, 1536, 1536), "wgmma.bf16" + narrow);  // 22.8 against 25.2
+  EXPECT_EQ(nn("bf16", 128, 4096, 4096), "wgmma.bf16" + narrow);   // 19.1 against 21.8 (split-K)
+  EXPECT_EQ(nn("bf16", 256, 11008, 4096), "wgmma.bf16" + narrow);  // 45.7 against 50.0
+  // The larger tiles stay where they fill the GPU (64 x 128: 34.4, 32.2, 37.5 us).
+  EXPECT_EQ(nn("bf16", 2048, 2048, 2048), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");  // 33.4
+  EXPECT_EQ(nn("bf16", 512, 4096, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");      // 29.2
+  EXPECT_EQ(nn("bf16", 128, 11008, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");     // 31.2
 }
 
 TEST(Registry, AutoRunsTf32WithTheFewestTransposingPasses) {
