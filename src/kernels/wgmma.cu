@@ -1046,8 +1046,9 @@ struct WgmmaConfigTable {
   // 1000^3, m = 16 or 128 with n >= 11008); 0.83 puts it just above the direct one.
   // The staged 64 x 128 entry (no split-K) doubles the tiles where 128 x 128 fills half
   // the SMs: 1024^3 bf16 10.1 us against 13.0 (cuBLAS 9.6), 128 x 4096 x 4096 19.1 against
-  // 21.8 for split-K, 256 x 11008 x 4096 45.7 against 50.0 (H200, docs/ladder.md step 24);
-  // at 4096^3 it runs at 0.80 of the 256 x 128 cluster entry, its speed here.
+  // 21.8 for split-K, 256 x 11008 x 4096 45.7 against 50.0 (H200; docs/ladder.md, "The
+  // 64-row tile without split-K"); at 4096^3 it runs at 0.80 of the 256 x 128 cluster
+  // entry, its speed here.
   static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
