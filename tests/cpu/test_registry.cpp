@@ -449,6 +449,9 @@ TEST(Registry, AutoDoublesTheTilesWhere128RowTilesFillHalfTheGpu) {
   EXPECT_EQ(nn("bf16", 1536, 1536, 1536), "wgmma.bf16" + narrow);  // 22.8 against 25.2
   EXPECT_EQ(nn("bf16", 128, 4096, 4096), "wgmma.bf16" + narrow);   // 19.1 against 21.8 (split-K)
   EXPECT_EQ(nn("bf16", 256, 11008, 4096), "wgmma.bf16" + narrow);  // 45.7 against 50.0
+  EXPECT_EQ(nn("bf16", 32, 11008, 4096), "wgmma.bf16" + narrow);   // 30.8 against 37.5 (split-K)
+  EXPECT_EQ(nn("bf16", 64, 14336, 4096), "wgmma.bf16" + narrow);   // 35.9 against 42.0 (128 x 128)
+  EXPECT_EQ(nn("bf16", 32, 4096, 11008), "wgmma.bf16.64x128x64.s8.persistent.splitk");  // 30.8 against 44.7
   // The larger tiles stay where they fill the GPU (64 x 128: 34.4, 32.2, 37.5 us).
   EXPECT_EQ(nn("bf16", 2048, 2048, 2048), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");  // 33.4
   EXPECT_EQ(nn("bf16", 512, 4096, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");      // 29.2
