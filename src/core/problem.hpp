@@ -50,6 +50,7 @@ struct GemmProblem {
   std::int64_t b_rows() const { return opb == Op::N ? k : n; }
   std::int64_t b_cols() const { return opb == Op::N ? n : k; }
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
+  bool operator==(const GemmProblem&) const = default;
 };
 
 // The four ops as a short code: "NN", "NT", "TN", "TT" (first letter is op(A)).

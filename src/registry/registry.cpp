@@ -77,35 +77,19 @@ const KernelEntry* Registry::choose(const GemmProblem& p, const DeviceInfo& dev,
   return best;
 }
 
-AutoChoiceCache::Key AutoChoiceCache::key_of(const GemmProblem& p) {
-  const auto align = [](const void* ptr) { return std::uint16_t(reinterpret_cast<std::uintptr_t>(ptr) % 256); };
-  Key k;
-  k.opa = p.opa;
-  k.opb = p.opb;
-  k.a_type = p.a_type;
-  k.b_type = p.b_type;
-  k.c_type = p.c_type;
-  k.compute = p.compute;
-  k.a_align = align(p.A);
-  k.b_align = align(p.B);
-  k.c_align = align(p.C);
-  k.m = p.m;
-  k.n = p.n;
-  k.k = p.k;
-  k.lda = p.lda;
-  k.ldb = p.ldb;
-  k.ldc = p.ldc;
-  k.stride_a = p.stride_a;
-  k.stride_b = p.stride_b;
-  k.stride_c = p.stride_c;
-  k.batch = p.batch;
-  k.alpha = p.alpha;
-  k.beta = p.beta;
-  return k;
+GemmProblem AutoChoiceCache::key_of(const GemmProblem& p) {
+  const auto alignment = [](const void* ptr) {
+    return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(ptr) % 256);
+  };
+  GemmProblem key = p;
+  key.A = alignment(p.A);
+  key.B = alignment(p.B);
+  key.C = alignment(p.C);
+  return key;
 }
 
 const KernelEntry* AutoChoiceCache::find(const GemmProblem& p) const {
-  const Key key = key_of(p);
+  const GemmProblem key = key_of(p);
   for (int i = 0; i < kSlots; ++i)
     if (entries_[i] != nullptr && keys_[i] == key) return entries_[i];
   return nullptr;

@@ -79,10 +79,10 @@ class Registry {
 };
 
 // auto's last choices on one handle. A choice depends on what can_implement and
-// auto_score read: the shape, ops, leading dimensions, batch strides, types, alpha and
-// beta, and the pointers' alignment (never more than 16 bytes), not the pointers
-// themselves. A call that repeats one of the last kSlots problems skips asking every
-// entry (string building and scores for ~90 entries, about 1 us of host time per call).
+// auto_score read: every field of the problem, but of its pointers only their alignment
+// (never more than 16 bytes asked for). A call that repeats one of the last kSlots
+// problems skips asking every entry (string building and scores for ~90 entries, about
+// 1 us of host time per call).
 class AutoChoiceCache {
  public:
   // The remembered entry for a problem like p, or nullptr.
@@ -90,19 +90,10 @@ class AutoChoiceCache {
   void remember(const GemmProblem& p, const KernelEntry* entry);
 
  private:
-  struct Key {
-    Op opa = Op::N, opb = Op::N;
-    DType a_type = DType::F32, b_type = DType::F32, c_type = DType::F32;
-    Compute compute = Compute::F32;
-    std::uint16_t a_align = 0, b_align = 0, c_align = 0;  // address mod 256
-    std::int64_t m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
-    std::int64_t stride_a = 0, stride_b = 0, stride_c = 0, batch = 0;
-    double alpha = 0.0, beta = 0.0;
-    bool operator==(const Key&) const = default;
-  };
-  static Key key_of(const GemmProblem& p);
+  // p with each pointer replaced by its address mod 256.
+  static GemmProblem key_of(const GemmProblem& p);
   static constexpr int kSlots = 8;
-  Key keys_[kSlots];
+  GemmProblem keys_[kSlots];
   const KernelEntry* entries_[kSlots] = {};
   int next_ = 0;  // the slot the next new problem replaces (oldest first)
 };
