@@ -276,8 +276,10 @@ TEST(Registry, EveryDtypeHasAnAutoKernelForAnyLeadingDimension) {
 
 // auto's fp32 policy where the measured H200 results made it (docs/ladder.md steps 13
 // and 14): each pair below differs only in the speed estimates these tests pin down.
-tilemm::GemmProblem fp32_problem(std::int64_t m, std::int64_t n, std::int64_t k, tilemm::Op opa, tilemm::Op opb) {
-  tilemm::GemmProblem p = problem_of_dtype("fp32");
+// A problem of dtype d with the smallest leading dimensions its ops allow.
+tilemm::GemmProblem typed_problem(const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k,
+                                  tilemm::Op opa = tilemm::Op::N, tilemm::Op opb = tilemm::Op::N) {
+  tilemm::GemmProblem p = problem_of_dtype(d);
   p.m = m;
   p.n = n;
   p.k = k;
@@ -287,6 +289,10 @@ tilemm::GemmProblem fp32_problem(std::int64_t m, std::int64_t n, std::int64_t k,
   p.ldb = opb == tilemm::Op::N ? k : n;
   p.ldc = m;
   return p;
+}
+
+tilemm::GemmProblem fp32_problem(std::int64_t m, std::int64_t n, std::int64_t k, tilemm::Op opa, tilemm::Op opb) {
+  return typed_problem("fp32", m, n, k, opa, opb);
 }
 
 std::string auto_choice(const tilemm::GemmProblem& p) {
@@ -348,16 +354,7 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
   // faster on wgmma's split-K, and tf32 on wgmma_rs's.
   using tilemm::Op;
   const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
-    tilemm::GemmProblem p = problem_of_dtype(d);
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.opa = opa;
-    p.opb = opb;
-    p.lda = opa == Op::N ? m : k;
-    p.ldb = opb == Op::N ? k : n;
-    p.ldc = m;
-    return auto_choice(p);
+    return auto_choice(typed_problem(d, m, n, k, opa, opb));
   };
   for (const std::string d : {"bf16", "fp16"}) {
     const std::string skinny = "skinny_mma." + d + ".16x64x128.w4.s4";
@@ -409,14 +406,7 @@ TEST(Registry, AutoKeepsClustersOfTwoOffProductsWithFewColumns) {
   // changed ran 1.06-1.72x faster (not tf32 4096 x 16 x 4096, docs/ladder.md step 25).
   using tilemm::Op;
   const auto tn = [](const std::string& d, std::int64_t m, std::int64_t n) {
-    tilemm::GemmProblem p = problem_of_dtype(d);
-    p.m = m;
-    p.n = n;
-    p.k = 4096;
-    p.opa = Op::T;
-    p.lda = p.ldb = 4096;
-    p.ldc = m;
-    return auto_choice(p);
+    return auto_choice(typed_problem(d, m, n, 4096, Op::T, Op::N));
   };
   EXPECT_EQ(tn("bf16", 11008, 128), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
   // 64 tiles of 64 x 128 with the staged epilogue: 19.8 us against 22.1 for split-K (H200).
@@ -433,14 +423,7 @@ TEST(Registry, AutoDoublesTheTilesWhere128RowTilesFillHalfTheGpu) {
   // 128 x 128 tiles keep about half of the 132 SMs busy, the staged 64 x 128 entry runs
   // twice the tiles; where they fill the GPU, the larger tile stays.
   const auto nn = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k) {
-    tilemm::GemmProblem p = problem_of_dtype(d);
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.lda = m;
-    p.ldb = k;
-    p.ldc = m;
-    return auto_choice(p);
+    return auto_choice(typed_problem(d, m, n, k));
   };
   // us in one run, the new entry against auto's previous choice.
   const std::string narrow = ".64x128x64.s8.persistent.tmastore";
