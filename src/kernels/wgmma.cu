@@ -33,6 +33,10 @@
 //   - `.tmastore`: the epilogue writes C through swizzled shared memory and TMA stores,
 //     so the consumers go on to their next tile while the copy engine writes C (a C
 //     the TMA cannot write leaves the same staging through coalesced warp stores).
+//   - `.pingpong`: 64-column tiles, one consumer warpgroup's work, so the two take
+//     alternate tiles whole, taking turns at the k-loop (one's epilogue runs beside the
+//     other's k-loop); with 16 KB stages the ring is 12 deep, for shapes whose 64 x 64 tiles
+//     fill about one wave (m = 128 with n = 4096).
 //   - `.streamk`: whole waves of tiles stay whole; the k-blocks of the tiles left over are
 //     cut into one even range per cluster, and the shares of split tiles are summed by
 //     whichever CTA arrives last (wgmma_stream_k_fixup).
@@ -85,11 +89,15 @@ struct TilemmWgmmaConfig {
   bool tma_store;        // epilogue through swizzled shared memory and TMA stores
   bool split_k;          // k split into slices summed by a second kernel (few-tile problems)
   bool stream_k;         // the last, partial wave's k-blocks shared evenly by all clusters
+  bool pingpong = false;  // bn = 64: the two consumer warpgroups take alternate tiles whole,
+                          // so one's epilogue overlaps the other's k-loop
 
   static constexpr int kRowBytes = 128;  // k per stage: one 128-byte swizzle row
   static constexpr int kProducerRegisters = 40;
   static constexpr int kConsumerRegisters = 232;
-  consteval int consumers() const { return bn / 64; }
+  consteval int consumers() const { return pingpong ? 2 : bn / 64; }
+  // Consumer warpgroups that read each stage (a whole tile's 64-column blocks, or all).
+  consteval int readers_per_stage() const { return pingpong ? 1 : consumers(); }
   consteval int threads() const { return 128 * (1 + consumers()); }
   consteval int element_bytes() const { return input == TilemmMmaInput::TF32 ? 4 : 2; }
   consteval int bk() const { return kRowBytes / element_bytes(); }   // 64 halves or 32 floats
@@ -113,7 +121,8 @@ struct TilemmWgmmaConfig {
     return std::int64_t(stages) * stage_bytes() + barrier_bytes() + staging_bytes() + 1024;
   }
   consteval bool valid() const {
-    return (bm == 64 || bm == 128 || bm == 256) && bn == 128 && stages >= 2 && stages <= 8 &&
+    return (bm == 64 || bm == 128 || bm == 256) && (pingpong ? bn == 64 : bn == 128) && stages >= 2 &&
+           stages <= 12 && !(pingpong && (split_k || stream_k || !persistent)) &&
            (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 && 16 * stages <= 1024 &&
            !(split_k && tma_store) && !(stream_k && (split_k || !persistent)) &&
            // every thread's register budget fits the register file of one SM
@@ -457,6 +466,9 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   const std::int64_t cluster = blockIdx.x / CN, clusters = gridDim.x / CN;
   // Stream-K's words after the barriers: each consumer warpgroup's finisher flag, then the range.
   char* const stream_k_words = reinterpret_cast<char*>(wgmma_smem) + (barriers - raw) + 16 * S;
+  // `.pingpong`'s turn barriers in the same place: consumer c may start waiting for its
+  // tile's stages once turn_bar(c) says the other has issued the previous tile's k-loop.
+  const auto turn_bar = [&](int c) { return barriers + 16u * unsigned(S) + 8u * unsigned(c); };
   auto* const sk_range =
       reinterpret_cast<WgmmaStreamKRange*>(stream_k_words + TilemmWgmmaConfig::kStreamKRangeOffset);
   if (threadIdx.x == 0) {
@@ -472,7 +484,11 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     for (int s = 0; s < S; ++s) {
       ptx::mbarrier_init_shared_b64(full_bar(s), 1);  // the producer's expect_tx arrival
       // One arrival per consumer warp of every CTA that reads what this CTA multicasts.
-      ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * kCfg.consumers() * CN);
+      ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * kCfg.readers_per_stage() * CN);
+    }
+    if constexpr (kCfg.pingpong) {
+      ptx::mbarrier_init_shared_b64(turn_bar(0), 1);
+      ptx::mbarrier_init_shared_b64(turn_bar(1), 1);
     }
     ptx::fence_mbarrier_init_release_cluster();
   }
@@ -532,9 +548,11 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       }
     }
   } else {
-    // Consumers: warpgroup c computes columns [64c, 64c + 64) of the block's n range.
+    // Consumers: warpgroup c computes columns [64c, 64c + 64) of the block's n range, or
+    // with `.pingpong` every other tile whole (its 64 columns), skipping the other's stages.
     ptx::setmaxnreg_inc_sync_aligned_u32<TilemmWgmmaConfig::kConsumerRegisters>();
     const int c = warpgroup - 1;
+    const int my_block = kCfg.pingpong ? 0 : c;  // the 64-column block of the tile it computes
     const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x % 128) / 32;
     const bool elected = threadIdx.x % 128 == 0;
     const unsigned my_staging = staging + unsigned(c * 2 * TilemmWgmmaConfig::kStagingBoxBytes);
@@ -542,6 +560,19 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     RingPosition<S> pos;
     WgmmaWork w;
     for (std::int64_t i = 0; wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
+      if constexpr (kCfg.pingpong) {
+        if (int(i % 2) != c) {
+          pos.advance_by(w.kb_end - w.kb_begin);  // the other consumer's tile
+          continue;
+        }
+        // A parity wait tells apart only a barrier's current and previous phase, and this
+        // consumer has just skipped a whole tile of stages: it may wait on them only once
+        // the other has waited on every stage before them, i.e. issued its k-loop. Tile j of
+        // consumer 1 follows tile j of consumer 0; tile j of consumer 0 follows tile j - 1
+        // of consumer 1 (for j = 0 the fresh barrier's "completed" parity 1 lets it pass).
+        const unsigned j = unsigned(i / 2);
+        ptx::mbarrier_wait_parity_shared_b64(turn_bar(c), (j & 1u) ^ (c == 0 ? 1u : 0u));
+      }
       // The epilogue's coordinates, 32-bit (can_implement keeps them below 2^31) so that
       // fewer registers stay live beside the 128 accumulators.
       const WgmmaTile tile = wgmma_tile_coordinates(w.tile, p.tiles_m, cluster_cols);
@@ -553,7 +584,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       int previous = -1;
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         ptx::mbarrier_wait_parity_shared_b64(full_bar(pos.stage), pos.phase);
-        const unsigned a_base = a_tile(pos.stage) + unsigned(c) * kMnBlockBytes;  // 64 rows or one MN block
+        const unsigned a_base = a_tile(pos.stage) + unsigned(my_block) * kMnBlockBytes;  // 64 rows or one MN block
         const unsigned b_base = b_tile(pos.stage);
         ptx::wgmma_fence_sync_aligned();
 #pragma unroll
@@ -577,12 +608,15 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         previous = pos.stage;
         pos.advance();
       }
+      if constexpr (kCfg.pingpong) {
+        if (elected) ptx::mbarrier_arrive_shared_b64(turn_bar(1 - c));  // the other's turn
+      }
       ptx::wgmma_wait_group_sync_aligned<0>();
       if (previous >= 0 && lane == 0) release_stage(previous);
 
       const std::int64_t m0 = tile_m0;
       // A cluster's last tile column may lie past n: its stores are all skipped.
-      const std::int64_t n0 = tile_n0 + 64 * c;
+      const std::int64_t n0 = tile_n0 + 64 * my_block;
       const std::int64_t n_row0 = n0 + 16 * warp_in_group;
       if constexpr (kCfg.split_k) {
         // This slice's share, unscaled, into its fp32 partial; the reduction applies
@@ -933,7 +967,7 @@ std::string wgmma_name() {
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk()) + ".s" +
          std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") +
          (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") + (kCfg.tma_store ? ".tmastore" : "") +
-         (kCfg.split_k ? ".splitk" : "") + (kCfg.stream_k ? ".streamk" : "") + (kRepack ? ".repack" : "");
+         (kCfg.pingpong ? ".pingpong" : "") + (kCfg.split_k ? ".splitk" : "") + (kCfg.stream_k ? ".streamk" : "") + (kRepack ? ".repack" : "");
 }
 
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
@@ -956,6 +990,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
               (kCfg.cluster_n > 1 ? ", clusters of " + std::to_string(kCfg.cluster_n) + " sharing A by TMA multicast"
                                   : std::string()) +
               (kCfg.tma_store ? ", epilogue through swizzled shared memory and TMA stores" : "") +
+              (kCfg.pingpong ? ", the two consumer warpgroups take alternate tiles (one's epilogue beside the other's "
+                               "k-loop)"
+                             : "") +
               (kCfg.split_k ? ", k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
               (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters" : "") +
               (kRepack ? "; operands the TMA cannot read are first repacked into an aligned workspace" : "");
@@ -1036,6 +1073,7 @@ struct WgmmaConfigTable {
       {kIn, 256, 128, 4, true, 2, true, false, false},
       {kIn, 128, 128, 6, true, 1, true, false, false},
       {kIn, 64, 128, 8, true, 1, true, false, false},
+      {kIn, 64, 64, 12, true, 1, true, false, false, true},
       {kIn, 64, 128, 8, true, 1, false, true, false},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
@@ -1049,7 +1087,11 @@ struct WgmmaConfigTable {
   // 21.8 for split-K, 256 x 11008 x 4096 45.7 against 50.0 (H200; docs/ladder.md, "The
   // 64-row tile without split-K"); at 4096^3 it runs at 0.80 of the 256 x 128 cluster
   // entry, its speed here.
-  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.4};
+  // The 64 x 64 tile with its 12-stage ring wins where its tiles fill about one wave and the
+  // 64 x 128 tiles half of one: 128 x 4096 x 4096 17.2 us against 19.9, tf32 TN 27.0
+  // against 31.2; 0.55 keeps it off shapes with more tiles (m = 256: 27.4 against 19.7)
+  // and under split-K at m <= 64 (docs/ladder.md, "64 x 64 tiles with a 12-stage ring").
+  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.55, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The last step: configs[4] with stream-K for the last wave.

@@ -73,6 +73,12 @@ struct RingPosition {
       phase ^= 1u;
     }
   }
+  // n stages on (n >= 0): the phase flips once per wrap.
+  __device__ __forceinline__ void advance_by(int n) {
+    const int to = stage + n;
+    phase ^= unsigned(to / S) & 1u;
+    stage = to % S;
+  }
 };
 
 struct WgmmaTile {

@@ -409,9 +409,10 @@ TEST(Registry, AutoKeepsClustersOfTwoOffProductsWithFewColumns) {
     return auto_choice(typed_problem(d, m, n, 4096, Op::T, Op::N));
   };
   EXPECT_EQ(tn("bf16", 11008, 128), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
-  // 64 tiles of 64 x 128 with the staged epilogue: 19.8 us against 22.1 for split-K (H200).
-  EXPECT_EQ(tn("bf16", 4096, 128), "wgmma.bf16.64x128x64.s8.persistent.tmastore");
-  // Half as many rows: split-K's 128 work items win (16.2 against 19.0 us).
+  // 128 tiles of 64 x 64 with a 12-stage ring: 18.6 us against 19.4 for 64 tiles of 64 x 128
+  // and 21.6 for split-K (H200).
+  EXPECT_EQ(tn("bf16", 4096, 128), "wgmma.bf16.64x64x64.s12.persistent.tmastore.pingpong");
+  // Half as many rows: split-K's 128 work items win (16.2 against 16.9 and 18.4 us).
   EXPECT_EQ(tn("bf16", 2048, 128), "wgmma.bf16.64x128x64.s8.persistent.splitk");
   EXPECT_EQ(tn("tf32", 11008, 128), "wgmma.tf32.128x128x32.s6.persistent.tmastore");
   // Products with many columns keep the cluster.
@@ -430,7 +431,6 @@ TEST(Registry, AutoDoublesTheTilesWhere128RowTilesFillHalfTheGpu) {
   EXPECT_EQ(nn("bf16", 1024, 1024, 1024), "wgmma.bf16" + narrow);  // 10.1 against 13.0 (cuBLAS 9.6)
   EXPECT_EQ(nn("fp16", 1024, 1024, 1024), "wgmma.fp16" + narrow);  // 10.2 against 12.8
   EXPECT_EQ(nn("bf16", 1536, 1536, 1536), "wgmma.bf16" + narrow);  // 22.8 against 25.2
-  EXPECT_EQ(nn("bf16", 128, 4096, 4096), "wgmma.bf16" + narrow);   // 19.1 against 21.8 (split-K)
   EXPECT_EQ(nn("bf16", 256, 11008, 4096), "wgmma.bf16" + narrow);  // 45.7 against 50.0
   EXPECT_EQ(nn("bf16", 32, 11008, 4096), "wgmma.bf16" + narrow);   // 30.8 against 37.5 (split-K)
   EXPECT_EQ(nn("bf16", 64, 14336, 4096), "wgmma.bf16" + narrow);   // 35.9 against 42.0 (128 x 128)
@@ -439,6 +439,26 @@ TEST(Registry, AutoDoublesTheTilesWhere128RowTilesFillHalfTheGpu) {
   EXPECT_EQ(nn("bf16", 2048, 2048, 2048), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");  // 33.4
   EXPECT_EQ(nn("bf16", 512, 4096, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");      // 29.2
   EXPECT_EQ(nn("bf16", 128, 11008, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");     // 31.2
+}
+
+TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
+  // Measured on the H200 (docs/ladder.md, "64 x 64 tiles with a 12-stage ring"), us in one
+  // run: where 64 x 64 tiles number about one per SM, the 12-stage ring of 16 KB stages beats
+  // half as many 64 x 128 tiles and split-K; with more tiles, fewer rows or a long k, not.
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa = Op::N) {
+    return auto_choice(typed_problem(d, m, n, k, opa, Op::N));
+  };
+  const std::string deep = ".64x64x64.s12.persistent.tmastore.pingpong";
+  EXPECT_EQ(choice("bf16", 128, 4096, 4096), "wgmma.bf16" + deep);   // 17.2 against 19.9 (cuBLAS 16.3)
+  EXPECT_EQ(choice("fp16", 128, 4096, 4096), "wgmma.fp16" + deep);   // 17.1 against 20.0
+  EXPECT_EQ(choice("bf16", 128, 4096, 11008), "wgmma.bf16" + deep);  // 34.2 against 39.3, split-K 36.0
+  EXPECT_EQ(choice("tf32", 128, 4096, 4096, Op::T), "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong");
+  // 27.0 against 31.2 (cuBLAS 31.6)
+  EXPECT_EQ(choice("bf16", 256, 4096, 4096), "wgmma.bf16.64x128x64.s8.persistent.tmastore");      // 19.7 against 27.4
+  EXPECT_EQ(choice("bf16", 128, 11008, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");    // 31.4 against 38.8
+  EXPECT_EQ(choice("bf16", 1024, 1024, 1024), "wgmma.bf16.64x128x64.s8.persistent.tmastore");     // 9.6 against 12.0
+  EXPECT_EQ(choice("bf16", 64, 4096, 11008), "wgmma.bf16.64x128x64.s8.persistent.splitk");        // 31.9 against 33.9
 }
 
 TEST(Registry, AutoRunsTf32WithTheFewestTransposingPasses) {
