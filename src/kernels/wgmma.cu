@@ -584,7 +584,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       int previous = -1;
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         ptx::mbarrier_wait_parity_shared_b64(full_bar(pos.stage), pos.phase);
-        const unsigned a_base = a_tile(pos.stage) + unsigned(my_block) * kMnBlockBytes;  // 64 rows or one MN block
+        // The consumer's 64 rows (K-major) or MN block of wgmma's A.
+        const unsigned a_base = a_tile(pos.stage) + unsigned(my_block) * kMnBlockBytes;
         const unsigned b_base = b_tile(pos.stage);
         ptx::wgmma_fence_sync_aligned();
 #pragma unroll
@@ -967,7 +968,8 @@ std::string wgmma_name() {
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk()) + ".s" +
          std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") +
          (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") + (kCfg.tma_store ? ".tmastore" : "") +
-         (kCfg.pingpong ? ".pingpong" : "") + (kCfg.split_k ? ".splitk" : "") + (kCfg.stream_k ? ".streamk" : "") + (kRepack ? ".repack" : "");
+         (kCfg.pingpong ? ".pingpong" : "") + (kCfg.split_k ? ".splitk" : "") +
+         (kCfg.stream_k ? ".streamk" : "") + (kRepack ? ".repack" : "");
 }
 
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
