@@ -91,6 +91,9 @@ struct TilemmWgmmaConfig {
   bool stream_k;         // the last, partial wave's k-blocks shared evenly by all clusters
   bool pingpong = false;  // bn = 64: the two consumer warpgroups take alternate tiles whole,
                           // so one's epilogue overlaps the other's k-loop
+  int cluster_m = 1;      // CTAs per cluster along m; they share (multicast) the B tile
+  consteval int cluster_size() const { return cluster_n * cluster_m; }
+  constexpr std::int64_t cluster_rows(std::int64_t tiles_m) const { return (tiles_m + cluster_m - 1) / cluster_m; }
 
   static constexpr int kRowBytes = 128;  // k per stage: one 128-byte swizzle row
   static constexpr int kProducerRegisters = 40;
@@ -124,6 +127,8 @@ struct TilemmWgmmaConfig {
     return (bm == 64 || bm == 128 || bm == 256) && (pingpong ? bn == 64 : bn == 128) && stages >= 2 &&
            stages <= 12 && !(pingpong && (split_k || stream_k || !persistent)) &&
            (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 && 16 * stages <= 1024 &&
+           (cluster_m == 1 || (cluster_m == 2 && cluster_n == 1 && (bn / cluster_m) % 64 == 0 && !split_k &&
+                               !stream_k)) &&
            !(split_k && tma_store) && !(stream_k && (split_k || !persistent)) &&
            // every thread's register budget fits the register file of one SM
            kProducerRegisters * 128 + kConsumerRegisters * 128 * consumers() <= 65536;
@@ -199,7 +204,8 @@ template <TilemmWgmmaConfig kCfg>
 __device__ __forceinline__ bool wgmma_work_item(const WgmmaParams& p, std::int64_t cluster, std::int64_t clusters,
                                                 const WgmmaStreamKRange* range, std::int64_t i, WgmmaWork& w) {
   const int k_blocks = p.k_blocks;
-  const std::int64_t tiles = p.tiles_m * ((p.tiles_n + kCfg.cluster_n - 1) / kCfg.cluster_n) * p.batch;
+  const std::int64_t tiles =
+      kCfg.cluster_rows(p.tiles_m) * ((p.tiles_n + kCfg.cluster_n - 1) / kCfg.cluster_n) * p.batch;
   if constexpr (kCfg.split_k) {
     const std::int64_t t = cluster + i * clusters;
     if (t >= tiles * p.slices) return false;
@@ -434,7 +440,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   constexpr int S = kCfg.stages, BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk();
   constexpr bool kTf32 = kCfg.input == TilemmMmaInput::TF32;
   static_assert(!kTf32 || (kTransA && !kTransB), "tf32 wgmma reads both operands K-major: op(A) = T, op(B) = N");
-  constexpr int CN = kCfg.cluster_n;
+  constexpr int CN = kCfg.cluster_n, CM = kCfg.cluster_m, CS = kCfg.cluster_size();
   constexpr ptx::WgmmaInput kIn = kCfg.input == TilemmMmaInput::BF16  ? ptx::WgmmaInput::BF16
                                   : kCfg.input == TilemmMmaInput::F16 ? ptx::WgmmaInput::F16
                                                                       : ptx::WgmmaInput::TF32;
@@ -459,11 +465,14 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   const int warpgroup = threadIdx.x / 128;
   // In a cluster of CN CTAs along n, CTA `rank` computes tile column CN * q + rank; the
   // CN CTAs share the A tile, and each loads 1/CN of it for all of them (multicast).
-  const unsigned rank = CN > 1 ? ptx::cluster_ctarank() : 0u;
+  // In a cluster of CM CTAs along m, CTA `m_rank` computes tile row CM * q + m_rank, and
+  // each loads 1/CM of the shared B tile for all of them.
+  const unsigned cta_rank = CS > 1 ? ptx::cluster_ctarank() : 0u;
+  const unsigned rank = CM > 1 ? 0u : cta_rank, m_rank = CM > 1 ? cta_rank : 0u;
   // Work items (wgmma_work_item): tiles, (tile, k-slice) pairs with split-K (the slices of
   // a tile adjacent so that the CTAs working on one tile at once share its panels in
   // L2), or a range of k-blocks and then whole tiles with stream-K.
-  const std::int64_t cluster = blockIdx.x / CN, clusters = gridDim.x / CN;
+  const std::int64_t cluster = blockIdx.x / CS, clusters = gridDim.x / CS;
   // Stream-K's words after the barriers: each consumer warpgroup's finisher flag, then the range.
   char* const stream_k_words = reinterpret_cast<char*>(wgmma_smem) + (barriers - raw) + 16 * S;
   // `.pingpong`'s turn barriers in the same place: consumer c may start waiting for its
@@ -484,7 +493,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     for (int s = 0; s < S; ++s) {
       ptx::mbarrier_init_shared_b64(full_bar(s), 1);  // the producer's expect_tx arrival
       // One arrival per consumer warp of every CTA that reads what this CTA multicasts.
-      ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * kCfg.readers_per_stage() * CN);
+      ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * kCfg.readers_per_stage() * CS);
     }
     if constexpr (kCfg.pingpong) {
       ptx::mbarrier_init_shared_b64(turn_bar(0), 1);
@@ -493,9 +502,10 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     ptx::fence_mbarrier_init_release_cluster();
   }
   __syncthreads();
-  if constexpr (CN > 1) ptx::cluster_sync();  // the peers' barriers exist before any multicast
+  if constexpr (CS > 1) ptx::cluster_sync();  // the peers' barriers exist before any multicast
 
   const std::int64_t cluster_cols = (p.tiles_n + CN - 1) / CN;
+  const std::int64_t cluster_rows = kCfg.cluster_rows(p.tiles_m);
 
   // A's boxes go to every CTA of the cluster; a consumer frees a stage in all of them.
   const auto load_a = [&](unsigned dst, int x, int y, int z, unsigned bar) {
@@ -506,9 +516,9 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     }
   };
   const auto release_stage = [&](int s) {
-    if constexpr (CN > 1) {
+    if constexpr (CS > 1) {
 #pragma unroll
-      for (int r = 0; r < CN; ++r) ptx::mbarrier_arrive_cluster_b64(empty_bar(s), unsigned(r));
+      for (int r = 0; r < CS; ++r) ptx::mbarrier_arrive_cluster_b64(empty_bar(s), unsigned(r));
     } else {
       ptx::mbarrier_arrive_shared_b64(empty_bar(s));
     }
@@ -520,14 +530,28 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     RingPosition<S> pos;
     WgmmaWork w;
     for (std::int64_t i = 0; threadIdx.x == 0 && wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
-      const WgmmaTile tile = wgmma_tile_coordinates(w.tile, p.tiles_m, cluster_cols);
-      const int m0 = int(tile.tm * BM), n0 = int((tile.tn * CN + rank) * BN);
+      const WgmmaTile tile = wgmma_tile_coordinates(w.tile, cluster_rows, cluster_cols);
+      const int m0 = int((tile.tm * CM + m_rank) * BM), n0 = int((tile.tn * CN + rank) * BN);
       const int za = p.a_broadcast ? 0 : int(tile.batch), zb = p.b_broadcast ? 0 : int(tile.batch);
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         const int k0 = kb * BK;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
         ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
-        if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k)
+        if constexpr (CM > 1) {  // 1/CM of B per CTA, multicast to the cluster
+          constexpr unsigned kMask = (1u << CM) - 1u;
+          if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k), every CM-th one per CTA
+#pragma unroll
+            for (int j = 0; j < BN / 64; ++j)
+              if (j % CM == int(m_rank))
+                ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(a_tile(pos.stage) + j * kMnBlockBytes, &map_b,
+                                                                        n0 + 64 * j, k0, zb, full_bar(pos.stage), kMask);
+          } else {  // B stored k x n: one box (k 64, n BN / CM) per CTA
+            constexpr int kCols = BN / CM;
+            ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(a_tile(pos.stage) + m_rank * kCols * 128, &map_b,
+                                                                    k0, n0 + int(m_rank) * kCols, zb,
+                                                                    full_bar(pos.stage), kMask);
+          }
+        } else if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k)
 #pragma unroll
           for (int j = 0; j < BN / 64; ++j)
             ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(pos.stage) + j * kMnBlockBytes, &map_b, n0 + 64 * j,
@@ -575,8 +599,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       }
       // The epilogue's coordinates, 32-bit (can_implement keeps them below 2^31) so that
       // fewer registers stay live beside the 128 accumulators.
-      const WgmmaTile tile = wgmma_tile_coordinates(w.tile, p.tiles_m, cluster_cols);
-      const int tile_m0 = int(tile.tm) * BM, tile_n0 = (int(tile.tn) * CN + int(rank)) * BN;
+      const WgmmaTile tile = wgmma_tile_coordinates(w.tile, cluster_rows, cluster_cols);
+      const int tile_m0 = (int(tile.tm) * CM + int(m_rank)) * BM, tile_n0 = (int(tile.tn) * CN + int(rank)) * BN;
       const int batch = int(tile.batch);
       float acc[BM / 2];
 #pragma unroll
@@ -672,7 +696,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     }
   }
   // No CTA leaves while a peer may still multicast into it or arrive on its barriers.
-  if constexpr (CN > 1) ptx::cluster_sync();
+  if constexpr (CS > 1) ptx::cluster_sync();
 #else
   (void)map_a;
   (void)map_b;
@@ -727,7 +751,7 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
 template <TilemmWgmmaConfig kCfg>
 bool encode_wgmma_maps(const GemmProblem& p, CUtensorMap* map_a, CUtensorMap* map_b) {
   const int a_box = p.opa == Op::T ? kCfg.bm / kCfg.cluster_n : 64;  // a cluster splits the A tile
-  const int b_box = p.opb == Op::N ? kCfg.bn : 64;
+  const int b_box = p.opb == Op::N ? kCfg.bn / kCfg.cluster_m : 64;  // a cluster along m splits the B tile
   return encode_operand_map(map_a, p.a_type, p.A, p.a_rows(), p.a_cols(), p.lda, p.batch, p.stride_a, a_box) &&
          encode_operand_map(map_b, p.b_type, p.B, p.b_rows(), p.b_cols(), p.ldb, p.batch, p.stride_b, b_box);
 }
@@ -767,7 +791,7 @@ inline int wgmma_split_k_slices(std::int64_t tiles, std::int64_t k_blocks, std::
 template <TilemmWgmmaConfig kCfg>
 std::int64_t wgmma_cluster_tiles(std::int64_t m, std::int64_t n, std::int64_t batch) {
   constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
-  return (m + kCfg.bm - 1) / kCfg.bm * ((n + kClusterCols - 1) / kClusterCols) * batch;
+  return kCfg.cluster_rows((m + kCfg.bm - 1) / kCfg.bm) * ((n + kClusterCols - 1) / kClusterCols) * batch;
 }
 
 template <TilemmWgmmaConfig kCfg>
@@ -878,7 +902,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
                            (prob.batch <= 1 || prob.stride_c % 2 == 0);
   params.a_broadcast = prob.batch <= 1 || prob.stride_a == 0;
   params.b_broadcast = prob.batch <= 1 || prob.stride_b == 0;
-  constexpr int CN = kCfg.cluster_n;
+  constexpr int CN = kCfg.cluster_n, CS = kCfg.cluster_size();
   const std::int64_t cluster_tiles = wgmma_cluster_tiles<kCfg>(prob.m, prob.n, prob.batch);
   std::int64_t work = cluster_tiles;
   StreamWorkspace workspace(stream);  // split-K's partial products or stream-K's shares
@@ -898,14 +922,14 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     cudaLaunchConfig_t config{};
     cudaLaunchAttribute cluster{};
     cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = CN;
+    cluster.val.clusterDim.x = CS;
     cluster.val.clusterDim.y = 1;
     cluster.val.clusterDim.z = 1;
     config.blockDim = dim3(kCfg.threads());
     config.dynamicSmemBytes = smem;
     config.stream = stream;
     config.attrs = &cluster;
-    config.numAttrs = CN > 1 ? 1 : 0;
+    config.numAttrs = CS > 1 ? 1 : 0;
     // Once per kernel: the opt-in to its shared memory (above 48 KB), and how many of
     // its clusters fit on the GPU at once (the persistent grid's size).
     static std::once_flag prepared;
@@ -914,8 +938,8 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     std::call_once(prepared, [&] {
       prepare_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
       if (prepare_error != cudaSuccess) return;
-      if constexpr (CN > 1) {
-        config.gridDim = dim3(CN);
+      if constexpr (CS > 1) {
+        config.gridDim = dim3(CS);
         prepare_error = cudaOccupancyMaxActiveClusters(&resident_clusters, kernel, &config);
       } else {
         resident_clusters = device_sm_count();
@@ -923,13 +947,13 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     });
     if (prepare_error != cudaSuccess) return prepare_error;
     std::int64_t clusters =
-        std::min<std::int64_t>(work, kCfg.persistent ? std::max(resident_clusters, 1) : 2147483647LL / CN);
+        std::min<std::int64_t>(work, kCfg.persistent ? std::max(resident_clusters, 1) : 2147483647LL / CS);
     if constexpr (kCfg.stream_k) {
       const cudaError_t planned =
           plan_stream_k<kCfg>(params, work, std::max(resident_clusters, 1), workspace, stream, &clusters);
       if (planned != cudaSuccess) return planned;
     }
-    config.gridDim = dim3(static_cast<unsigned>(clusters * CN));
+    config.gridDim = dim3(static_cast<unsigned>(clusters * CS));
     return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, params);
   };
   cudaError_t launched = cudaErrorInvalidValue;
@@ -967,7 +991,8 @@ std::string wgmma_name() {
   return std::string("wgmma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk()) + ".s" +
          std::to_string(kCfg.stages) + (kCfg.persistent ? ".persistent" : "") +
-         (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") + (kCfg.tma_store ? ".tmastore" : "") +
+         (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") +
+         (kCfg.cluster_m > 1 ? ".c" + std::to_string(kCfg.cluster_m) + "m" : "") + (kCfg.tma_store ? ".tmastore" : "") +
          (kCfg.pingpong ? ".pingpong" : "") + (kCfg.split_k ? ".splitk" : "") +
          (kCfg.stream_k ? ".streamk" : "") + (kRepack ? ".repack" : "");
 }
@@ -990,6 +1015,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
               ") from a TMA-filled mbarrier ring, producer/consumer warpgroups with setmaxnreg" +
               (kCfg.persistent ? ", persistent grid in L2-grouped tile order" : "") +
               (kCfg.cluster_n > 1 ? ", clusters of " + std::to_string(kCfg.cluster_n) + " sharing A by TMA multicast"
+                                  : std::string()) +
+              (kCfg.cluster_m > 1 ? ", clusters of " + std::to_string(kCfg.cluster_m) +
+                                        " along m sharing B by TMA multicast"
                                   : std::string()) +
               (kCfg.tma_store ? ", epilogue through swizzled shared memory and TMA stores" : "") +
               (kCfg.pingpong ? ", the two consumer warpgroups take alternate tiles (one's epilogue beside the other's "
@@ -1027,9 +1055,21 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
     const std::int64_t tiles_m = (p.m + kCfg.bm - 1) / kCfg.bm;
     const std::int64_t tiles = tiles_m * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
+    // B shared along m (`.c2m`) pays where B's columns are not a whole number of 128-byte
+    // lines apart (the TMA then cuts every box row into more L2 requests, and the multicast
+    // issues half of B's) and the 64 x 128 tiles make at most two waves; measured on the
+    // H200, 1000^3 13.2 us against 14.6 for the 64 x 128 tile alone, 2000 x 1000 x 1000 16.8
+    // against 21.3, but 3000^3 152 against 113 for the 256 x 128 cluster entry, and tf32
+    // TN 1000^3 17.2 against 15.9. Elsewhere the pairing costs more than it saves.
+    double speed = relative_speed;
+    if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
+      constexpr double kSpeedWhereBIsOffLines = 0.85;
+      if (p.ldb * dtype_size(p.b_type) % 128 != 0 && tiles <= 2 * dev.sm_count) speed = kSpeedWhereBIsOffLines;
+    }
     constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
-    const double fill = double(p.m) / double(tiles_m * kCfg.bm) * double(p.n) / double(cluster_cols * kClusterCols);
+    const double fill = double(p.m) / double(kCfg.cluster_rows(tiles_m) * kCfg.cluster_m * kCfg.bm) * double(p.n) /
+                        double(cluster_cols * kClusterCols);
     if constexpr (kCfg.split_k) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
       return base + 100.0 * relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9;
@@ -1047,8 +1087,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // tf32 operands that are not K-major cost a transposing pass each (wgmma_rs reads
     // NN and TT with none).
     const int passes = kRepack && kCfg.input == TilemmMmaInput::TF32 ? int(p.opa == Op::N) + int(p.opb == Op::T) : 0;
-    return base +
-           100.0 * relative_speed * wave_efficiency(tiles, dev.sm_count) * fill * transposing_passes_factor(passes);
+    return base + 100.0 * speed * wave_efficiency(tiles, dev.sm_count) * fill * transposing_passes_factor(passes);
   };
   e.can_implement = wgmma_can_implement<kCfg, kRepack>;
   e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;
@@ -1075,6 +1114,7 @@ struct WgmmaConfigTable {
       {kIn, 256, 128, 4, true, 2, true, false, false},
       {kIn, 128, 128, 6, true, 1, true, false, false},
       {kIn, 64, 128, 8, true, 1, true, false, false},
+      {kIn, 64, 128, 8, true, 1, true, false, false, false, 2},
       {kIn, 64, 64, 12, true, 1, true, false, false, true},
       {kIn, 64, 128, 8, true, 1, false, true, false},
   };
@@ -1093,7 +1133,9 @@ struct WgmmaConfigTable {
   // 64 x 128 tiles half of one: 128 x 4096 x 4096 17.2 us against 19.9, tf32 TN 27.0
   // against 31.2; 0.55 keeps it off shapes with more tiles (m = 256: 27.4 against 19.7)
   // and under split-K at m <= 64 (docs/ladder.md, "64 x 64 tiles with a 12-stage ring").
-  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.55, 0.4};
+  // The 64 x 128 tile in clusters along m (B multicast) scores 0.3 except where B's
+  // columns are off 128-byte lines (see the score).
+  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The last step: configs[4] with stream-K for the last wave.

@@ -461,6 +461,24 @@ TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
   EXPECT_EQ(choice("bf16", 64, 4096, 11008), "wgmma.bf16.64x128x64.s8.persistent.splitk");        // 31.9 against 33.9
 }
 
+TEST(Registry, AutoSharesBAlongMWhereItsColumnsAreOffCacheLines) {
+  // Measured on the H200 (docs/ladder.md, "Clusters along m"), us in one run: with B's
+  // columns 2000 bytes apart the TMA issues several L2 requests per box row, and clusters of
+  // two along m that multicast B win while the 64 x 128 tiles make at most two waves.
+  const auto nn = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return auto_choice(typed_problem("bf16", m, n, k));
+  };
+  const std::string shared_b = "wgmma.bf16.64x128x64.s8.persistent.c2m.tmastore";
+  EXPECT_EQ(nn(1000, 1000, 1000), shared_b);  // 12.7-13.2 against 14.5-15.0
+  EXPECT_EQ(nn(2000, 1000, 1000), shared_b);  // 16.5 against 21.3
+  EXPECT_EQ(nn(1024, 1024, 1024), "wgmma.bf16.64x128x64.s8.persistent.tmastore");  // aligned: 9.6 against 10.9
+  EXPECT_NE(nn(3000, 3000, 3000), shared_b);  // 152 against 113 for the 256 x 128 cluster entry
+  EXPECT_EQ(nn(2000, 2000, 2000), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");  // 28.6 against 43.5
+  // tf32 TN 1000^3: 17.2 against 15.9 for the 64 x 128 tile alone.
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 1000, 1000, 1000, tilemm::Op::T, tilemm::Op::N)),
+            "wgmma.tf32.64x128x32.s8.persistent.tmastore");
+}
+
 TEST(Registry, AutoRunsTf32WithTheFewestTransposingPasses) {
   // tf32 wgmma reads shared memory K-major only. Measured on the H200 (docs/ladder.md,
   // step 28): wgmma_rs (the M- or N-major operand through registers) ran NN and TT with no
