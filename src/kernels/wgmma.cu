@@ -30,6 +30,8 @@
 //     while the consumers run the previous tile's epilogue.
 //   - `.c2`: clusters of two CTAs along n share the A tile; each loads half of it for
 //     both with a multicast TMA, and consumers free a stage in both CTAs.
+//   - `.c2m`: clusters of two CTAs along m share the B tile the same way (for B columns
+//     that are not whole 128-byte lines apart, where the TMA's L2 requests multiply).
 //   - `.tmastore`: the epilogue writes C through swizzled shared memory and TMA stores,
 //     so the consumers go on to their next tile while the copy engine writes C (a C
 //     the TMA cannot write leaves the same staging through coalesced warp stores).
@@ -544,7 +546,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
             for (int j = 0; j < BN / 64; ++j)
               if (j % CM == int(m_rank))
                 ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(a_tile(pos.stage) + j * kMnBlockBytes, &map_b,
-                                                                        n0 + 64 * j, k0, zb, full_bar(pos.stage), kMask);
+                                                                        n0 + 64 * j, k0, zb, full_bar(pos.stage),
+                                                                        kMask);
           } else {  // B stored k x n: one box (k 64, n BN / CM) per CTA
             constexpr int kCols = BN / CM;
             ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(a_tile(pos.stage) + m_rank * kCols * 128, &map_b,
