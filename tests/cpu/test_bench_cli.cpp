@@ -548,14 +548,37 @@ TEST(BenchDevice, PeakRatesComeFromTheArchitecture) {
 
 TEST(BenchTiming, InterleavedRunsAlternateRoundByRound) {
   // Three kernels with 3, 1 and 2 timed runs: round r holds run r of each kernel that has
-  // one, in kernel order, so each kernel's runs are spread over the whole measurement.
+  // one (rounds 0, 1, 2 in the orders 0 1 2, 1 2 0, 2 0 1), so each kernel's runs are
+  // spread over the whole measurement.
   const std::vector<InterleavedRun> order = interleaved_order({3, 1, 2});
   std::vector<std::pair<std::size_t, int>> got;
   for (const InterleavedRun& r : order) got.emplace_back(r.kernel, r.run);
-  const std::vector<std::pair<std::size_t, int>> want{{0, 0}, {1, 0}, {2, 0}, {0, 1}, {2, 1}, {0, 2}};
+  const std::vector<std::pair<std::size_t, int>> want{{0, 0}, {1, 0}, {2, 0}, {2, 1}, {0, 1}, {0, 2}};
   EXPECT_EQ(got, want);
   EXPECT_TRUE(interleaved_order({}).empty());
   EXPECT_TRUE(interleaved_order({0, 0}).empty());
+}
+
+TEST(BenchTiming, InterleavedRoundsGiveEveryKernelEveryNeighbour) {
+  // With 2 to 7 kernels and 2K runs each, every kernel directly follows every other one
+  // within some round (a fixed order would give each kernel one neighbour only), and every
+  // round runs each kernel once.
+  for (std::size_t kernels = 2; kernels <= 7; ++kernels) {
+    const std::vector<InterleavedRun> order = interleaved_order(std::vector<int>(kernels, int(2 * kernels)));
+    ASSERT_EQ(order.size(), 2 * kernels * kernels);
+    std::vector<std::vector<int>> before(kernels, std::vector<int>(kernels, 0));
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      EXPECT_EQ(std::size_t(order[i].run), i / kernels);
+      if (i % kernels != 0) ++before[order[i].kernel][order[i - 1].kernel];
+    }
+    for (std::size_t k = 0; k < kernels; ++k) {
+      for (std::size_t j = 0; j < kernels; ++j) {
+        if (j != k) {
+          EXPECT_GT(before[k][j], 0) << kernels << " kernels: " << k << " never follows " << j;
+        }
+      }
+    }
+  }
 }
 
 TEST(BenchCli, InterleaveIsAFlagTheBannerStates) {

@@ -53,7 +53,8 @@ struct BenchOptions {
   double budget_seconds = 3.0;
   int cooldown_ms = 200;
   // --interleave: a shape's kernels are first verified and warmed one after another,
-  // then their timed runs alternate, one run of each per round (timing.hpp says why).
+  // then their timed runs alternate, one run of each per round in a varying order
+  // (timing.hpp says why).
   bool interleave = false;
   VerifyMode verify = VerifyMode::Auto;
   std::string suite;  // "" or "standard"

@@ -69,7 +69,9 @@ void print_banner(std::ostream& out, const BenchReport& report, bool markdown) {
       << " warm-ups (fewer only for very slow kernels, said in the row; budget " << s.budget_seconds
       << " s per kernel); random inputs in (-1, 1), rotated over >= 2x L2 when one set fits in L2; "
       << s.cooldown_ms << " ms cooldown between kernels; "
-      << (s.interleave ? "timed runs interleaved (one run of each kernel per round, after all warm-ups); " : "")
+      << (s.interleave ? "timed runs interleaved (one run of each kernel per round, in an order varied from round "
+                           "to round, after all warm-ups); "
+                         : "")
       << "error = ||C - Cref||_F / (|alpha| ||A||_F ||B||_F + "
          "|beta| ||C0||_F), PASS when <= 8 u sqrt(k)\n";
 }

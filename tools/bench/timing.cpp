@@ -67,8 +67,16 @@ TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cud
 std::vector<InterleavedRun> interleaved_order(const std::vector<int>& counts) {
   std::vector<InterleavedRun> order;
   const int rounds = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+  // A Williams design: the base order 0, 1, K-1, 2, K-2, ... shifted by r in round r puts
+  // every kernel right after every other one once in K rounds when K is even; with K odd
+  // the second K rounds run the shifted orders backwards, which covers the pairs left.
+  const std::size_t kernels = counts.size();
+  std::vector<std::size_t> base;
+  for (std::size_t i = 0; i < kernels; ++i) base.push_back(i % 2 == 1 ? (i + 1) / 2 : (kernels - i / 2) % kernels);
   for (int r = 0; r < rounds; ++r) {
-    for (std::size_t k = 0; k < counts.size(); ++k) {
+    const bool backwards = kernels % 2 == 1 && (std::size_t(r) / kernels) % 2 == 1;
+    for (std::size_t i = 0; i < kernels; ++i) {
+      const std::size_t k = (base[backwards ? kernels - 1 - i : i] + std::size_t(r)) % kernels;
       if (r < counts[k]) order.push_back({k, r});
     }
   }

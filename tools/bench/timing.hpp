@@ -35,7 +35,11 @@ struct InterleavedKernel {
 };
 
 // The order of the runs: round r holds run r of every kernel with more than r runs, in
-// kernel order. Pure, so the schedule is tested without a GPU.
+// an order that changes from round to round (a balanced Latin square), so that over the
+// rounds every kernel directly follows every other one: a kernel's time
+// depends on the kernel before it (on an H200 one kernel ran 2000^3 bf16 in 33.7 us
+// after one neighbour and 28.6 us after another, in the same fixed-order rounds). Pure,
+// so the schedule is tested without a GPU.
 struct InterleavedRun {
   std::size_t kernel;
   int run;
