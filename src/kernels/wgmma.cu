@@ -432,6 +432,18 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
   }
 }
 
+// One TMA box into this CTA's shared memory, or with kCtas > 1 into the same offset of
+// every CTA of the cluster (multicast), each copy completing on its CTA's barrier `bar`.
+template <int kCtas>
+__device__ __forceinline__ void tma_load_box_to_cluster(const CUtensorMap* map, unsigned dst, int x, int y, int z,
+                                                        unsigned bar) {
+  if constexpr (kCtas > 1) {
+    ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(dst, map, x, y, z, bar, (1u << kCtas) - 1u);
+  } else {
+    ptx::cp_async_bulk_tensor_3d_global_to_shared(dst, map, x, y, z, bar);
+  }
+}
+
 template <TilemmWgmmaConfig kCfg, bool kTransA, bool kTransB>
 __global__ void __launch_bounds__(kCfg.threads(), 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -509,13 +521,13 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   const std::int64_t cluster_cols = (p.tiles_n + CN - 1) / CN;
   const std::int64_t cluster_rows = kCfg.cluster_rows(p.tiles_m);
 
-  // A's boxes go to every CTA of the cluster; a consumer frees a stage in all of them.
+  // A's boxes go to every CTA of a cluster along n, B's to every CTA of a cluster along m;
+  // a consumer frees a stage in all of them.
   const auto load_a = [&](unsigned dst, int x, int y, int z, unsigned bar) {
-    if constexpr (CN > 1) {
-      ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(dst, &map_a, x, y, z, bar, (1u << CN) - 1u);
-    } else {
-      ptx::cp_async_bulk_tensor_3d_global_to_shared(dst, &map_a, x, y, z, bar);
-    }
+    tma_load_box_to_cluster<CN>(&map_a, dst, x, y, z, bar);
+  };
+  const auto load_b = [&](unsigned dst, int x, int y, int z, unsigned bar) {
+    tma_load_box_to_cluster<CM>(&map_b, dst, x, y, z, bar);
   };
   const auto release_stage = [&](int s) {
     if constexpr (CS > 1) {
@@ -539,28 +551,14 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         const int k0 = kb * BK;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
         ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
-        if constexpr (CM > 1) {  // 1/CM of B per CTA, multicast to the cluster
-          constexpr unsigned kMask = (1u << CM) - 1u;
-          if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k), every CM-th one per CTA
-#pragma unroll
-            for (int j = 0; j < BN / 64; ++j)
-              if (j % CM == int(m_rank))
-                ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(a_tile(pos.stage) + j * kMnBlockBytes, &map_b,
-                                                                        n0 + 64 * j, k0, zb, full_bar(pos.stage),
-                                                                        kMask);
-          } else {  // B stored k x n: one box (k 64, n BN / CM) per CTA
-            constexpr int kCols = BN / CM;
-            ptx::cp_async_bulk_tensor_3d_global_to_shared_multicast(a_tile(pos.stage) + m_rank * kCols * 128, &map_b,
-                                                                    k0, n0 + int(m_rank) * kCols, zb,
-                                                                    full_bar(pos.stage), kMask);
-          }
-        } else if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k)
+        if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k), every CM-th one per CTA
 #pragma unroll
           for (int j = 0; j < BN / 64; ++j)
-            ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(pos.stage) + j * kMnBlockBytes, &map_b, n0 + 64 * j,
-                                                          k0, zb, full_bar(pos.stage));
-        } else {  // B stored k x n: one box (k 64, n BN)
-          ptx::cp_async_bulk_tensor_3d_global_to_shared(a_tile(pos.stage), &map_b, k0, n0, zb, full_bar(pos.stage));
+            if (j % CM == int(m_rank))
+              load_b(a_tile(pos.stage) + j * kMnBlockBytes, n0 + 64 * j, k0, zb, full_bar(pos.stage));
+        } else {  // B stored k x n: one box (k 64, n BN / CM) per CTA
+          constexpr int kCols = BN / CM;
+          load_b(a_tile(pos.stage) + m_rank * kCols * 128, k0, n0 + int(m_rank) * kCols, zb, full_bar(pos.stage));
         }
         if constexpr (kTransA) {  // A stored k x m: one box (k 64, m BM / CN) per CTA
           constexpr int kRows = BM / CN;
