@@ -616,6 +616,7 @@ BenchReport sample_report() {
   tiled.error = 1.5e-7;
   tiled.percent_of_cublas = 17.5;
   tiled.note = "median of 3 runs, with a comma";
+  tiled.host_call_ms = 0.0105;
   RunResult refused = ok_row(s, "auto", 1.0);
   refused.status = RowStatus::NotSupported;
   refused.tflops.reset();
@@ -678,10 +679,11 @@ TEST(BenchReport, TextAndMarkdownTables) {
   std::ostringstream text, markdown;
   print_results_table(text, report, false);
   print_results_table(markdown, report, true);
-  for (const char* word : {"smem_tiled.32", "cuBLAS", "8.80", "17.5%", "PASS", "n/s", "REF", "8 KiB", "100%"}) {
+  for (const char* word : {"smem_tiled.32", "cuBLAS", "8.80", "17.5%", "PASS", "n/s", "REF", "8 KiB", "100%", "10.5"}) {
     EXPECT_NE(text.str().find(word), std::string::npos) << word;
   }
-  EXPECT_NE(markdown.str().find("| kernel | time (ms) | TFLOP/s |"), std::string::npos);
+  // The host's time per call, in microseconds, beside the GPU time.
+  EXPECT_NE(markdown.str().find("| kernel | time (ms) | host (us) | TFLOP/s |"), std::string::npos);
   EXPECT_NE(markdown.str().find("|---|---:|"), std::string::npos);
 }
 

@@ -91,6 +91,23 @@ __global__ void sum_squares_kernel(const T* x, const R* ref, std::size_t item_el
   }
 }
 
+// One thread waits until the host has counted the gate up to `ticket` (in mapped host
+// memory, so it sees the host's write without a copy) or until `timeout_ns` have passed on
+// the GPU's clock; a timeout is recorded in *timed_out for the host to read afterwards.
+__global__ void hold_until_kernel(const volatile unsigned* opened, unsigned ticket, unsigned long long timeout_ns,
+                                  unsigned* timed_out) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  while (*opened < ticket) {
+    __nanosleep(2000);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > timeout_ns) {
+      *timed_out = 1u;
+      return;
+    }
+  }
+}
+
 // Calls f(T{}) with the element type named by `type`: the operand types, and fp64 for
 // the CPU reference's result. False for any other type.
 template <class F>
@@ -148,6 +165,13 @@ cudaError_t sum_squares_per_item(const void* x, cudaDataType_t x_type, const voi
     }
   });
   return known ? cudaGetLastError() : cudaErrorInvalidValue;
+}
+
+cudaError_t hold_stream_until(const unsigned* opened, unsigned ticket, double timeout_seconds, unsigned* timed_out,
+                              cudaStream_t stream) {
+  hold_until_kernel<<<1, 1, 0, stream>>>(opened, ticket, static_cast<unsigned long long>(timeout_seconds * 1e9),
+                                         timed_out);
+  return cudaGetLastError();
 }
 
 }  // namespace tilemm::bench

@@ -32,4 +32,10 @@ cudaError_t sum_squares_per_item(const void* x, cudaDataType_t x_type, const voi
                                  cudaDataType_t ref_type, std::size_t item_elements,
                                  std::int64_t items, double* out, cudaStream_t stream);
 
+// Holds `stream` until *opened >= ticket (host-mapped memory the host counts up) or for
+// timeout_seconds at most, then sets *timed_out (host-mapped too) if the time ran out.
+// Work enqueued behind it waits; see StreamGate in timing.cpp.
+cudaError_t hold_stream_until(const unsigned* opened, unsigned ticket, double timeout_seconds, unsigned* timed_out,
+                              cudaStream_t stream);
+
 }  // namespace tilemm::bench

@@ -65,7 +65,8 @@ void print_banner(std::ostream& out, const BenchReport& report, bool markdown) {
       << cuda_version_string(d.toolkit_version) << "), driver "
       << (d.driver_release.empty() ? "" : d.driver_release + " ") << "(CUDA " << cuda_version_string(d.driver_version)
       << "), " << report.cublas_version << '\n';
-  out << bullet << "method: CUDA events around each run; median of " << s.iterations << " runs after " << s.warmup
+  out << bullet << "method: CUDA events around each run, the runs queued in batches behind a held stream so that "
+                    "host time is not in them (the host's time per call is its own column); median of " << s.iterations << " runs after " << s.warmup
       << " warm-ups (fewer only for very slow kernels, said in the row; budget " << s.budget_seconds
       << " s per kernel); random inputs in (-1, 1), rotated over >= 2x L2 when one set fits in L2; "
       << s.cooldown_ms << " ms cooldown between kernels; "
@@ -99,6 +100,7 @@ void print_results_table(std::ostream& out, const BenchReport& report, bool mark
   if (multi) table.add_column("shape", Align::Left);
   table.add_column("kernel", Align::Left);
   table.add_column("time (ms)", Align::Right);
+  table.add_column("host (us)", Align::Right);
   table.add_column("TFLOP/s", Align::Right);
   table.add_column("% cuBLAS", Align::Right);
   table.add_column("% peak", Align::Right);
@@ -115,6 +117,7 @@ void print_results_table(std::ostream& out, const BenchReport& report, bool mark
     if (multi) cells.push_back(r.shape.label());
     cells.push_back(r.display_name());
     cells.push_back(milliseconds(r.time_ms));
+    cells.push_back(r.host_call_ms ? fixed(*r.host_call_ms * 1e3, 1) : "-");
     cells.push_back(fixed(r.tflops, 2));
     cells.push_back(percent(r.percent_of_cublas));
     cells.push_back(percent(r.percent_of_peak));

@@ -87,6 +87,7 @@ std::vector<std::pair<const char*, Json>> row_fields(const RunResult& r) {
       {"time_ms", number(r.time_ms)},
       {"time_min_ms", number(r.time_min_ms)},
       {"time_max_ms", number(r.time_max_ms)},
+      {"host_call_ms", number(r.host_call_ms)},
       {"warmup", r.warmup},
       {"iterations", r.iterations},
       {"requested_iterations", r.requested_iterations},

@@ -45,6 +45,7 @@ struct RunResult {
 
   std::optional<double> time_ms;  // median
   std::optional<double> time_min_ms, time_max_ms;
+  std::optional<double> host_call_ms;  // median host time of one run's calls (its events, the launch)
   int warmup = 0;
   int iterations = 0;
   int requested_iterations = 0;

@@ -62,7 +62,7 @@ class ShapeMeasurement {
   std::optional<TimingPlan> prepare(RunResult& row, const LaunchOnSet& launch, bool is_reference) const {
     const BenchOptions& o = context_.options;
     operands_.restore_initial_c(context_.stream);
-    const TimedRuns first = time_launches(launch, 1, 0, context_.stream);
+    const TimedRuns first = time_launches(launch, 1, 0, context_.stream, RunQueue::AsCalled);
     if (!fail_on(row, first)) return std::nullopt;
     verify(row, is_reference);
 
@@ -85,6 +85,8 @@ class ShapeMeasurement {
     row.time_ms = median(timed.milliseconds);
     row.time_min_ms = *std::min_element(timed.milliseconds.begin(), timed.milliseconds.end());
     row.time_max_ms = *std::max_element(timed.milliseconds.begin(), timed.milliseconds.end());
+    if (!timed.host_milliseconds.empty()) row.host_call_ms = median(timed.host_milliseconds);
+    if (!timed.note.empty()) add_note(row, timed.note);
     const double flops_per_s = shape_.flops() / (*row.time_ms * 1e-3);
     row.tflops = flops_per_s / 1e12;
     if (context_.device.peak_flops > 0.0) row.percent_of_peak = 100.0 * flops_per_s / context_.device.peak_flops;

@@ -1,10 +1,14 @@
 #include "timing.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "cuda_check.hpp"
+#include "device_kernels.hpp"
 
 namespace tilemm::bench {
 namespace {
@@ -43,24 +47,96 @@ class EventPairs {
   std::vector<cudaEvent_t> start_, stop_;
 };
 
+// Holds the stream while the host enqueues a batch of timed runs, then lets them go.
+// Enqueued back to back alone, runs reach the GPU only as fast as the host makes the
+// calls: on an H200 one cuBLAS call took ~16 us of host time (its two events included)
+// and a bf16 1024^3 product ~8 us on the GPU, so the GPU idled between runs, each run's
+// start event completed before the host had made the call, and cuBLAS measured 14.1 us
+// where its runs with the queue full took 8.3 us (tilemm's ~10 us calls hid behind its
+// longer kernels). Held, a whole batch is queued before its first run starts, so the
+// events time GPU work only. A batch is small enough (kRunsPerHold runs) that the
+// launch queue cannot fill while the stream is held; should the hold time out anyway
+// (the host stalled), the runs go on and the times carry a note.
+class StreamGate {
+ public:
+  static constexpr int kRunsPerHold = 32;
+  static constexpr double kTimeoutSeconds = 2.0;
+
+  explicit StreamGate(cudaStream_t stream) : stream_(stream) {
+    check_cuda(cudaHostAlloc(reinterpret_cast<void**>(&words_), 2 * sizeof(unsigned), cudaHostAllocMapped),
+               "cudaHostAlloc");
+    words_[0] = words_[1] = 0u;
+  }
+  ~StreamGate() {
+    // A hold still closed (an exception left the batch) is opened, and the stream drained,
+    // before the words go; a failure here follows one already reported.
+    *static_cast<volatile unsigned*>(&words_[0]) = ticket_;
+    static_cast<void>(cudaStreamSynchronize(stream_));
+    static_cast<void>(cudaFreeHost(words_));
+  }
+  StreamGate(const StreamGate&) = delete;
+  StreamGate& operator=(const StreamGate&) = delete;
+
+  void hold() {
+    ++ticket_;
+    check_cuda(hold_stream_until(&words_[0], ticket_, kTimeoutSeconds, &words_[1], stream_), "hold_stream_until");
+  }
+  // Lets the held runs go.
+  void open() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *static_cast<volatile unsigned*>(&words_[0]) = ticket_;
+  }
+  // After the stream has drained: whether any hold ran out of time.
+  bool timed_out() const { return *static_cast<volatile const unsigned*>(&words_[1]) != 0u; }
+
+ private:
+  cudaStream_t stream_;
+  unsigned* words_ = nullptr;  // [0]: the tickets opened so far, [1]: a hold timed out
+  unsigned ticket_ = 0;
+};
+
+// The host's time for one run's calls (its events, the launch), in milliseconds.
+class HostClock {
+ public:
+  HostClock() : start_(std::chrono::steady_clock::now()) {}
+  double milliseconds() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+constexpr const char* kGateTimedOutNote =
+    "the stream hold timed out while the host enqueued the runs: host time may be in these times";
+
 }  // namespace
 
-TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cudaStream_t stream) {
+TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cudaStream_t stream,
+                        RunQueue queue) {
   TimedRuns runs;
   if (count <= 0) return runs;
   EventPairs events(count);
+  std::optional<StreamGate> gate;
+  if (queue == RunQueue::Held) gate.emplace(stream);
   for (int i = 0; i < count; ++i) {
+    if (gate && i % StreamGate::kRunsPerHold == 0) gate->hold();
+    const HostClock host;
     check_cuda(cudaEventRecord(events.start(i), stream), "cudaEventRecord");
     runs.failure = launch(first_set + i);
     if (!runs.failure.empty()) {
       // Drain what was enqueued so the next measurement starts on an idle stream.
+      if (gate) gate->open();
       check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
       return runs;
     }
     check_cuda(cudaEventRecord(events.stop(i), stream), "cudaEventRecord");
+    runs.host_milliseconds.push_back(host.milliseconds());
+    if (gate && (i % StreamGate::kRunsPerHold == StreamGate::kRunsPerHold - 1 || i == count - 1)) gate->open();
   }
   check_cuda(cudaEventSynchronize(events.stop(count - 1)), "cudaEventSynchronize");
   runs.milliseconds = events.milliseconds();
+  if (gate && gate->timed_out()) runs.note = kGateTimedOutNote;
   return runs;
 }
 
@@ -92,24 +168,36 @@ std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& ke
     counts.push_back(std::max(k.count, 0));
     events.push_back(std::make_unique<EventPairs>(counts.back()));
   }
+  StreamGate gate(stream);
+  const std::vector<InterleavedRun> order = interleaved_order(counts);
   int set = first_set;
-  for (const InterleavedRun& at : interleaved_order(counts)) {
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    if (j % StreamGate::kRunsPerHold == 0) gate.hold();
+    const InterleavedRun& at = order[j];
     const InterleavedKernel& k = kernels[at.kernel];
     TimedRuns& r = runs[at.kernel];
-    if (!r.failure.empty()) continue;
-    if (k.select) k.select();
-    check_cuda(cudaEventRecord(events[at.kernel]->start(at.run), stream), "cudaEventRecord");
-    r.failure = k.launch(set++);
-    if (!r.failure.empty()) {
-      // Drain what was enqueued so the other kernels' runs start on an idle stream.
-      check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-      continue;
+    if (r.failure.empty()) {
+      if (k.select) k.select();
+      const HostClock host;
+      check_cuda(cudaEventRecord(events[at.kernel]->start(at.run), stream), "cudaEventRecord");
+      r.failure = k.launch(set++);
+      if (r.failure.empty()) {
+        check_cuda(cudaEventRecord(events[at.kernel]->stop(at.run), stream), "cudaEventRecord");
+        r.host_milliseconds.push_back(host.milliseconds());
+      } else {
+        // Drain what was enqueued so the other kernels' runs start on an idle stream.
+        gate.open();
+        check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+        gate.hold();
+      }
     }
-    check_cuda(cudaEventRecord(events[at.kernel]->stop(at.run), stream), "cudaEventRecord");
+    if (j % StreamGate::kRunsPerHold == StreamGate::kRunsPerHold - 1 || j + 1 == order.size()) gate.open();
   }
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    if (runs[i].failure.empty()) runs[i].milliseconds = events[i]->milliseconds();
+    if (!runs[i].failure.empty()) continue;
+    runs[i].milliseconds = events[i]->milliseconds();
+    if (gate.timed_out()) runs[i].note = kGateTimedOutNote;
   }
   return runs;
 }

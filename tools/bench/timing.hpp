@@ -1,5 +1,6 @@
-// GPU timing: CUDA events around each launch, the launches enqueued back to back on one
-// stream so the GPU never waits for the host between them, then the median.
+// GPU timing: CUDA events around each launch, the launches enqueued on one stream held
+// until a batch of them is queued, so the GPU never waits for the host between them, then
+// the median.
 #pragma once
 
 #include <cstddef>
@@ -15,13 +16,23 @@ namespace tilemm::bench {
 using LaunchOnSet = std::function<std::string(int set)>;
 
 struct TimedRuns {
-  std::vector<double> milliseconds;  // one per launch, in launch order
-  std::string failure;               // the first launch that failed; no times then
+  std::vector<double> milliseconds;       // GPU time, one per launch, in launch order
+  std::vector<double> host_milliseconds;  // the host's time to make each run's calls
+  std::string failure;                    // the first launch that failed; no times then
+  std::string note;                       // what the reader of the times must know, or ""
 };
+
+// How the runs reach the GPU. Held: the stream waits behind a small kernel while the host
+// enqueues up to 32 runs, so that no run waits for the host's next call and the events
+// time GPU work alone (timing.cpp, StreamGate, has the measurement that asked for it).
+// AsCalled: each run starts as soon as it is enqueued; for a process's first launch of a
+// kernel, which may load its module and must not wait behind a held stream.
+enum class RunQueue { Held, AsCalled };
 
 // Times `count` launches on sets first_set, first_set + 1, ... (the launcher wraps them
 // around its set count). Waits for the last one.
-TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cudaStream_t stream);
+TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cudaStream_t stream,
+                        RunQueue queue = RunQueue::Held);
 
 // Interleaved timing (--interleave): the timed runs of a shape's kernels alternate, one
 // run of each kernel per round, so that every kernel meets the same clocks and
@@ -46,8 +57,8 @@ struct InterleavedRun {
 };
 std::vector<InterleavedRun> interleaved_order(const std::vector<int>& counts);
 
-// Times the kernels' runs in interleaved_order, enqueued back to back on one stream, and
-// waits for the last. The j-th run in that order uses set first_set + j, whichever kernel
+// Times the kernels' runs in interleaved_order, enqueued on one stream held as in
+// time_launches, and waits for the last. The j-th run in that order uses set first_set + j, whichever kernel
 // it belongs to: consecutive runs never share a set, so no kernel finds its operands in
 // L2 from the run before it (with a set per kernel and round, every kernel after the
 // first in a round did, and cuBLAS ran 1000^3 fp32 15% faster for it). One TimedRuns per
