@@ -595,6 +595,23 @@ TEST(BenchCli, InterleaveIsAFlagTheBannerStates) {
   EXPECT_NE(out.str().find("timed runs interleaved"), std::string::npos) << out.str();
 }
 
+TEST(BenchCli, BackToBackTakesRunsPerSampleAndTheBannerStatesIt) {
+  const CliOutcome plain = parse({"--size", "512"});
+  ASSERT_TRUE(plain.options);
+  EXPECT_EQ(plain.options->back_to_back, 1);
+  const CliOutcome c = parse({"--size", "512", "--back-to-back", "10"});
+  ASSERT_TRUE(c.options);
+  EXPECT_EQ(c.options->back_to_back, 10);
+  // A sample must fit in one hold of the stream (32 runs).
+  EXPECT_FALSE(parse({"--size", "512", "--back-to-back", "0"}).options);
+  EXPECT_FALSE(parse({"--size", "512", "--back-to-back", "33"}).options);
+  BenchReport report;
+  report.settings.back_to_back = 10;
+  std::ostringstream out;
+  print_banner(out, report, false);
+  EXPECT_NE(out.str().find("each timed sample 10 runs back to back"), std::string::npos) << out.str();
+}
+
 // ---- report formats ----
 
 BenchReport sample_report() {

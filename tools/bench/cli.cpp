@@ -268,6 +268,12 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
   app.add_flag("--interleave", o.interleave,
                "Alternate the kernels' timed runs (one run of each per round, cuBLAS included) instead of timing "
                "each kernel's runs back to back, so that all meet the same clocks and temperature");
+  app.add_option("--back-to-back", o.back_to_back,
+                 "Time N consecutive runs of a kernel between one pair of events (the sample is their time / N; "
+                 "--iters counts samples), as a stream of products runs in an application; 1: an event pair "
+                 "around each run")
+      ->check(CLI::Range(1, 32))
+      ->capture_default_str();
   app.add_option("--verify", verify,
                  "none, reference (fp64 CPU), cublas, or auto: reference up to m*n*k*batch = 2^30, cublas above")
       ->check(CLI::IsMember({"auto", "none", "reference", "cublas"}))

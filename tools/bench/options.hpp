@@ -56,6 +56,11 @@ struct BenchOptions {
   // then their timed runs alternate, one run of each per round in a varying order
   // (timing.hpp says why).
   bool interleave = false;
+  // --back-to-back N: each timed sample is N consecutive runs of one kernel between one
+  // pair of events (its time divided by N), as a stream of products runs in an
+  // application: no event separates the runs, so a kernel launched as a programmatic
+  // dependent may start while the run before it finishes. 1: an event pair per run.
+  int back_to_back = 1;
   VerifyMode verify = VerifyMode::Auto;
   std::string suite;  // "" or "standard"
   // --tune: "" or a class of tuning.hpp ("all" for every class); the shapes are then the

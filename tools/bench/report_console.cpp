@@ -70,6 +70,10 @@ void print_banner(std::ostream& out, const BenchReport& report, bool markdown) {
       << " warm-ups (fewer only for very slow kernels, said in the row; budget " << s.budget_seconds
       << " s per kernel); random inputs in (-1, 1), rotated over >= 2x L2 when one set fits in L2; "
       << s.cooldown_ms << " ms cooldown between kernels; "
+      << (s.back_to_back > 1 ? "each timed sample " + std::to_string(s.back_to_back) +
+                                   " runs back to back between one event pair (its time / " +
+                                   std::to_string(s.back_to_back) + "); "
+                             : std::string())
       << (s.interleave ? "timed runs interleaved (one run of each kernel per round, in an order varied from round "
                            "to round, after all warm-ups); "
                          : "")

@@ -266,8 +266,9 @@ std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vect
         progress.update(done, label(*c));
         prepare_contender(context, measurement, *c);
         if (c->timing) {
-          const TimedRuns timed = time_launches(c->launch, c->timing->plan.iterations,
-                                                ShapeMeasurement::first_timed_set(*c->timing), context.stream);
+          const TimedRuns timed =
+              time_launches(c->launch, c->timing->plan.iterations, ShapeMeasurement::first_timed_set(*c->timing),
+                            context.stream, RunQueue::Held, context.options.back_to_back);
           measurement.record(c->row, *c->timing, timed);
         }
         ++done;
@@ -290,7 +291,7 @@ std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vect
         timed_rows.push_back(c.get());
       }
       // As in a row's own runs, the timed runs rotate through the sets after set 0.
-      const std::vector<TimedRuns> timed = time_interleaved(kernels, 1, context.stream);
+      const std::vector<TimedRuns> timed = time_interleaved(kernels, 1, context.stream, context.options.back_to_back);
       for (std::size_t i = 0; i < timed_rows.size(); ++i) {
         measurement.record(timed_rows[i]->row, *timed_rows[i]->timing, timed[i]);
       }

@@ -31,14 +31,15 @@ class EventPairs {
   EventPairs& operator=(const EventPairs&) = delete;
   cudaEvent_t start(int i) const { return start_[std::size_t(i)]; }
   cudaEvent_t stop(int i) const { return stop_[std::size_t(i)]; }
-  // Each pair's elapsed time, once the last stop event has completed.
-  std::vector<double> milliseconds() const {
+  // Each pair's elapsed time divided by the runs it spans, once the last stop event has
+  // completed.
+  std::vector<double> milliseconds(int runs_per_pair) const {
     std::vector<double> ms;
     ms.reserve(start_.size());
     for (std::size_t i = 0; i < start_.size(); ++i) {
       float t = 0.0f;
       check_cuda(cudaEventElapsedTime(&t, start_[i], stop_[i]), "cudaEventElapsedTime");
-      ms.push_back(t);
+      ms.push_back(double(t) / runs_per_pair);
     }
     return ms;
   }
@@ -77,6 +78,10 @@ class StreamGate {
   StreamGate(const StreamGate&) = delete;
   StreamGate& operator=(const StreamGate&) = delete;
 
+  // Samples of `runs_per_sample` runs per hold: a hold never splits a sample (its event
+  // pair would time the hold kernel).
+  static int samples_per_hold(int runs_per_sample) { return std::max(1, kRunsPerHold / runs_per_sample); }
+
   void hold() {
     ++ticket_;
     check_cuda(hold_stream_until(&words_[0], ticket_, kTimeoutSeconds, &words_[1], stream_), "hold_stream_until");
@@ -107,35 +112,48 @@ class HostClock {
   std::chrono::steady_clock::time_point start_;
 };
 
+// One timed sample: `runs` consecutive launches on sets set, set + 1, ... between one
+// event pair; the host's time per run goes into r. Returns the first failure, or "".
+std::string time_sample(const LaunchOnSet& launch, int set, int runs, cudaEvent_t start, cudaEvent_t stop,
+                        cudaStream_t stream, TimedRuns& r) {
+  const HostClock host;
+  check_cuda(cudaEventRecord(start, stream), "cudaEventRecord");
+  for (int i = 0; i < runs; ++i) {
+    std::string failure = launch(set + i);
+    if (!failure.empty()) return failure;
+  }
+  check_cuda(cudaEventRecord(stop, stream), "cudaEventRecord");
+  r.host_milliseconds.push_back(host.milliseconds() / runs);
+  return {};
+}
+
 constexpr const char* kGateTimedOutNote =
     "the stream hold timed out while the host enqueued the runs: host time may be in these times";
 
 }  // namespace
 
-TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cudaStream_t stream,
-                        RunQueue queue) {
+TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cudaStream_t stream, RunQueue queue,
+                        int runs_per_sample) {
   TimedRuns runs;
   if (count <= 0) return runs;
   EventPairs events(count);
   std::optional<StreamGate> gate;
   if (queue == RunQueue::Held) gate.emplace(stream);
+  const int per_hold = StreamGate::samples_per_hold(runs_per_sample);
   for (int i = 0; i < count; ++i) {
-    if (gate && i % StreamGate::kRunsPerHold == 0) gate->hold();
-    const HostClock host;
-    check_cuda(cudaEventRecord(events.start(i), stream), "cudaEventRecord");
-    runs.failure = launch(first_set + i);
+    if (gate && i % per_hold == 0) gate->hold();
+    runs.failure = time_sample(launch, first_set + i * runs_per_sample, runs_per_sample, events.start(i),
+                               events.stop(i), stream, runs);
     if (!runs.failure.empty()) {
       // Drain what was enqueued so the next measurement starts on an idle stream.
       if (gate) gate->open();
       check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
       return runs;
     }
-    check_cuda(cudaEventRecord(events.stop(i), stream), "cudaEventRecord");
-    runs.host_milliseconds.push_back(host.milliseconds());
-    if (gate && (i % StreamGate::kRunsPerHold == StreamGate::kRunsPerHold - 1 || i == count - 1)) gate->open();
+    if (gate && (i % per_hold == per_hold - 1 || i == count - 1)) gate->open();
   }
   check_cuda(cudaEventSynchronize(events.stop(count - 1)), "cudaEventSynchronize");
-  runs.milliseconds = events.milliseconds();
+  runs.milliseconds = events.milliseconds(runs_per_sample);
   if (gate && gate->timed_out()) runs.note = kGateTimedOutNote;
   return runs;
 }
@@ -160,7 +178,7 @@ std::vector<InterleavedRun> interleaved_order(const std::vector<int>& counts) {
 }
 
 std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& kernels, int first_set,
-                                        cudaStream_t stream) {
+                                        cudaStream_t stream, int runs_per_sample) {
   std::vector<TimedRuns> runs(kernels.size());
   std::vector<int> counts;
   std::vector<std::unique_ptr<EventPairs>> events;
@@ -169,34 +187,32 @@ std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& ke
     events.push_back(std::make_unique<EventPairs>(counts.back()));
   }
   StreamGate gate(stream);
+  const std::size_t per_hold = std::size_t(StreamGate::samples_per_hold(runs_per_sample));
   const std::vector<InterleavedRun> order = interleaved_order(counts);
   int set = first_set;
   for (std::size_t j = 0; j < order.size(); ++j) {
-    if (j % StreamGate::kRunsPerHold == 0) gate.hold();
+    if (j % per_hold == 0) gate.hold();
     const InterleavedRun& at = order[j];
     const InterleavedKernel& k = kernels[at.kernel];
     TimedRuns& r = runs[at.kernel];
     if (r.failure.empty()) {
       if (k.select) k.select();
-      const HostClock host;
-      check_cuda(cudaEventRecord(events[at.kernel]->start(at.run), stream), "cudaEventRecord");
-      r.failure = k.launch(set++);
-      if (r.failure.empty()) {
-        check_cuda(cudaEventRecord(events[at.kernel]->stop(at.run), stream), "cudaEventRecord");
-        r.host_milliseconds.push_back(host.milliseconds());
-      } else {
+      r.failure = time_sample(k.launch, set, runs_per_sample, events[at.kernel]->start(at.run),
+                              events[at.kernel]->stop(at.run), stream, r);
+      set += runs_per_sample;
+      if (!r.failure.empty()) {
         // Drain what was enqueued so the other kernels' runs start on an idle stream.
         gate.open();
         check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
         gate.hold();
       }
     }
-    if (j % StreamGate::kRunsPerHold == StreamGate::kRunsPerHold - 1 || j + 1 == order.size()) gate.open();
+    if (j % per_hold == per_hold - 1 || j + 1 == order.size()) gate.open();
   }
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     if (!runs[i].failure.empty()) continue;
-    runs[i].milliseconds = events[i]->milliseconds();
+    runs[i].milliseconds = events[i]->milliseconds(runs_per_sample);
     if (gate.timed_out()) runs[i].note = kGateTimedOutNote;
   }
   return runs;

@@ -16,8 +16,8 @@ namespace tilemm::bench {
 using LaunchOnSet = std::function<std::string(int set)>;
 
 struct TimedRuns {
-  std::vector<double> milliseconds;       // GPU time, one per launch, in launch order
-  std::vector<double> host_milliseconds;  // the host's time to make each run's calls
+  std::vector<double> milliseconds;       // GPU time per run, one per sample, in launch order
+  std::vector<double> host_milliseconds;  // the host's time to make a run's calls, per sample
   std::string failure;                    // the first launch that failed; no times then
   std::string note;                       // what the reader of the times must know, or ""
 };
@@ -29,10 +29,11 @@ struct TimedRuns {
 // kernel, which may load its module and must not wait behind a held stream.
 enum class RunQueue { Held, AsCalled };
 
-// Times `count` launches on sets first_set, first_set + 1, ... (the launcher wraps them
-// around its set count). Waits for the last one.
+// Times `count` samples of `runs_per_sample` consecutive launches each (one event pair
+// around a sample; its time divided by the runs), on sets first_set, first_set + 1, ...
+// (the launcher wraps them around its set count). Waits for the last one.
 TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cudaStream_t stream,
-                        RunQueue queue = RunQueue::Held);
+                        RunQueue queue = RunQueue::Held, int runs_per_sample = 1);
 
 // Interleaved timing (--interleave): the timed runs of a shape's kernels alternate, one
 // run of each kernel per round, so that every kernel meets the same clocks and
@@ -63,8 +64,10 @@ std::vector<InterleavedRun> interleaved_order(const std::vector<int>& counts);
 // L2 from the run before it (with a set per kernel and round, every kernel after the
 // first in a round did, and cuBLAS ran 1000^3 fp32 15% faster for it). One TimedRuns per
 // kernel; a kernel whose launch fails keeps the failure, no times, and runs no more.
+// With runs_per_sample > 1 a round's unit is a sample of that many consecutive runs of one
+// kernel, as in time_launches.
 std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& kernels, int first_set,
-                                        cudaStream_t stream);
+                                        cudaStream_t stream, int runs_per_sample = 1);
 
 double median(std::vector<double> values);
 
