@@ -302,6 +302,80 @@ TEST_F(ApiSemantics, RunsOnTheHandlesStream) {
   CUDA_OK(cudaStreamDestroy(s));
 }
 
+// Products queued on one stream without a synchronization between them, each reading
+// what the one before wrote and the last overwriting what the middle one reads. The
+// wgmma kernels whose grid covers nearly every SM (every entry's at 2048^3) are launched
+// as programmatic dependents, so each may start while the one before still runs: this
+// fails if any of them touches global memory before its griddepcontrol.wait. Signed
+// permutations keep every value a small integer, exact in bf16.
+TEST_F(ApiSemantics, ChainedProductsOnOneStreamSeeEachOthersResults) {
+  constexpr std::int64_t kSize = 2048;
+  const TypedCall t("bf16");
+  const auto signed_permutation = [](int seed) {
+    std::vector<float> p(kSize * kSize, 0.0f);
+    for (std::int64_t j = 0; j < kSize; ++j) p[(j * 37 + seed) % kSize + j * kSize] = (j + seed) % 3 == 0 ? -1.0f : 1.0f;
+    return p;
+  };
+  std::vector<float> b(kSize * kSize);
+  for (std::int64_t i = 0; i < kSize * kSize; ++i) b[i] = float((i * 7 + i / kSize) % 17 - 8);
+  const std::vector<float> p1 = signed_permutation(1), p2 = signed_permutation(2), p3 = signed_permutation(3);
+  // Column-major products of the host copies, (x y)(i, j) = sum_p x(i, p) y(p, j), over
+  // the nonzeros of both (one of the two is always a permutation).
+  const auto times = [](const std::vector<float>& x, const std::vector<float>& y) {
+    std::vector<std::vector<std::int64_t>> rows_of(kSize);  // the nonzero rows of x's column p
+    for (std::int64_t p = 0; p < kSize; ++p)
+      for (std::int64_t i = 0; i < kSize; ++i)
+        if (x[i + p * kSize] != 0.0f) rows_of[p].push_back(i);
+    std::vector<float> z(kSize * kSize, 0.0f);
+    for (std::int64_t j = 0; j < kSize; ++j)
+      for (std::int64_t p = 0; p < kSize; ++p)
+        if (y[p + j * kSize] != 0.0f)
+          for (std::int64_t i : rows_of[p]) z[i + j * kSize] += x[i + p * kSize] * y[p + j * kSize];
+    return z;
+  };
+  const std::vector<float> want_c2 = times(times(p1, b), p2), want_c1 = times(p3, b);
+  const std::size_t bytes = std::size_t(kSize * kSize) * t.bytes;
+  std::vector<void*> d(6, nullptr);  // P1, B, P2, P3, C1, C2
+  for (auto& ptr : d) CUDA_OK(cudaMalloc(&ptr, bytes));
+  const std::vector<float>* host[4] = {&p1, &b, &p2, &p3};
+  for (int i = 0; i < 4; ++i) CUDA_OK(cudaMemcpy(d[i], t.encode(*host[i]).data(), bytes, cudaMemcpyHostToDevice));
+  cudaStream_t stream = nullptr;
+  CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(tilemmSetStream(h_, stream), TILEMM_STATUS_SUCCESS);
+  const auto product = [&](void* x, void* y, void* z) {
+    return tilemmGemmEx(h_, TILEMM_OP_N, TILEMM_OP_N, kSize, kSize, kSize, &one_, x, t.ab, kSize, y, t.ab, kSize,
+                        &zero_, z, t.ab, kSize, t.compute);
+  };
+  int checked = 0;
+  for (const auto& e : tilemm::registry().entries()) {
+    if (e.family != "wgmma" || e.dtype_list().front() != "bf16") continue;
+    ASSERT_EQ(tilemmSetAlgorithm(h_, e.name.c_str()), TILEMM_STATUS_SUCCESS);
+    CUDA_OK(cudaMemsetAsync(d[4], 0xFF, bytes, stream));  // NaN in both outputs
+    CUDA_OK(cudaMemsetAsync(d[5], 0xFF, bytes, stream));
+    ASSERT_EQ(product(d[0], d[1], d[4]), TILEMM_STATUS_SUCCESS) << e.name << ": " << tilemmGetErrorDetail(h_);
+    ASSERT_EQ(product(d[4], d[2], d[5]), TILEMM_STATUS_SUCCESS) << e.name;  // reads C1
+    ASSERT_EQ(product(d[3], d[1], d[4]), TILEMM_STATUS_SUCCESS) << e.name;  // overwrites C1
+    CUDA_OK(cudaStreamSynchronize(stream));
+    std::vector<unsigned char> c1(bytes), c2(bytes);
+    CUDA_OK(cudaMemcpy(c1.data(), d[4], bytes, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(c2.data(), d[5], bytes, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (std::int64_t i = 0; i < kSize * kSize && wrong < 3; ++i) {
+      const float got2 = t.decode(&c2[std::size_t(i) * t.bytes]), got1 = t.decode(&c1[std::size_t(i) * t.bytes]);
+      if (got2 != want_c2[i] || got1 != want_c1[i]) {
+        ++wrong;
+        ADD_FAILURE() << e.name << " element " << i << ": C2 " << got2 << " (want " << want_c2[i] << "), C1 " << got1
+                      << " (want " << want_c1[i] << ")";
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+  ASSERT_EQ(tilemmSetStream(h_, nullptr), TILEMM_STATUS_SUCCESS);
+  CUDA_OK(cudaStreamDestroy(stream));
+  for (void* ptr : d) cudaFree(ptr);
+}
+
 // Offsets past 2^31 elements: column 1 of C starts 2^31 + 3 floats after column 0.
 TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
   const char* small = std::getenv("TILEMM_TEST_SMALL");
