@@ -121,6 +121,18 @@ inline int device_sm_count() {
   return sms;
 }
 
+// Whether the current device launches kernels as programmatic dependents (compute
+// capability 9.0 and newer): the launch attribute is set only there.
+inline bool device_has_programmatic_launch() {
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return major >= 9;
+}
+
 // Blocks of `kernel` (a __global__ function) that fit on one SM with `threads` threads and
 // `dynamic_smem` bytes of dynamic shared memory (1 when it cannot be read): the resident
 // blocks that wave-efficiency scores and split-K slice counts are sized by.
