@@ -1,7 +1,8 @@
 // Wrappers for programmatic dependent launch (sm_90): a kernel launched with the
 // cudaLaunchAttributeProgrammaticStreamSerialization attribute may start while the kernel
 // before it in the stream is still running, so its launch and prologue (CTA dispatch,
-// barrier setup, tensor-map prefetch, cluster barrier) overlap that kernel's tail.
+// barrier setup, tensor-map prefetch, cluster barrier) overlap that kernel's tail. Code
+// built for GPUs before sm_90, which launch nothing early, leaves both instructions out.
 // PTX ISA, "griddepcontrol".
 #pragma once
 
@@ -13,7 +14,6 @@ namespace tilemm::ptx {
 // memory operations are visible. Before it, a dependent kernel must not touch global
 // memory the previous kernel may write or read. Without the launch attribute there is
 // nothing to wait for and it returns at once.
-// Code built for GPUs before sm_90 (which launch nothing early) leaves both out.
 __device__ __forceinline__ void griddepcontrol_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;\n" ::: "memory");

@@ -313,7 +313,8 @@ TEST_F(ApiSemantics, ChainedProductsOnOneStreamSeeEachOthersResults) {
   const TypedCall t("bf16");
   const auto signed_permutation = [](int seed) {
     std::vector<float> p(kSize * kSize, 0.0f);
-    for (std::int64_t j = 0; j < kSize; ++j) p[(j * 37 + seed) % kSize + j * kSize] = (j + seed) % 3 == 0 ? -1.0f : 1.0f;
+    for (std::int64_t j = 0; j < kSize; ++j)
+      p[(j * 37 + seed) % kSize + j * kSize] = (j + seed) % 3 == 0 ? -1.0f : 1.0f;
     return p;
   };
   std::vector<float> b(kSize * kSize);

@@ -65,8 +65,10 @@ void print_banner(std::ostream& out, const BenchReport& report, bool markdown) {
       << cuda_version_string(d.toolkit_version) << "), driver "
       << (d.driver_release.empty() ? "" : d.driver_release + " ") << "(CUDA " << cuda_version_string(d.driver_version)
       << "), " << report.cublas_version << '\n';
-  out << bullet << "method: CUDA events around each run, the runs queued in batches behind a held stream so that "
-                    "host time is not in them (the host's time per call is its own column); median of " << s.iterations << " runs after " << s.warmup
+  out << bullet
+      << "method: CUDA events around each run, the runs queued in batches behind a held stream so that host time "
+         "is not in them (the host's time per call is its own column); median of "
+      << s.iterations << " runs after " << s.warmup
       << " warm-ups (fewer only for very slow kernels, said in the row; budget " << s.budget_seconds
       << " s per kernel); random inputs in (-1, 1), rotated over >= 2x L2 when one set fits in L2; "
       << s.cooldown_ms << " ms cooldown between kernels; "
