@@ -109,28 +109,24 @@ cudaError_t dispatch_ops(const GemmProblem& p, F&& f) {
   return f.template operator()<true, true>();
 }
 
+// An attribute of the current device, or `fallback` when it cannot be read.
+inline int current_device_attribute(cudaDeviceAttr attribute, int fallback) {
+  int device = 0, value = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&value, attribute, device) != cudaSuccess) {
+    cudaGetLastError();
+    return fallback;
+  }
+  return value;
+}
+
 // Multiprocessors of the current device (1 when it cannot be read): persistent grids and
 // split-K size themselves by it.
-inline int device_sm_count() {
-  int device = 0, sms = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-    cudaGetLastError();
-    return 1;
-  }
-  return sms;
-}
+inline int device_sm_count() { return current_device_attribute(cudaDevAttrMultiProcessorCount, 1); }
 
 // Whether the current device launches kernels as programmatic dependents (compute
 // capability 9.0 and newer): the launch attribute is set only there.
 inline bool device_has_programmatic_launch() {
-  int device = 0, major = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
-    cudaGetLastError();
-    return false;
-  }
-  return major >= 9;
+  return current_device_attribute(cudaDevAttrComputeCapabilityMajor, 0) >= 9;
 }
 
 // Blocks of `kernel` (a __global__ function) that fit on one SM with `threads` threads and
