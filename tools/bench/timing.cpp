@@ -63,7 +63,10 @@ class StreamGate {
   static constexpr int kRunsPerHold = 32;
   static constexpr double kTimeoutSeconds = 2.0;
 
-  explicit StreamGate(cudaStream_t stream) : stream_(stream) {
+  // Samples of runs_per_sample runs each are held in groups of samples_per_hold_: a hold
+  // never splits a sample (its event pair would time the hold kernel).
+  StreamGate(cudaStream_t stream, int runs_per_sample)
+      : stream_(stream), samples_per_hold_(std::size_t(std::max(1, kRunsPerHold / runs_per_sample))) {
     check_cuda(cudaHostAlloc(reinterpret_cast<void**>(&words_), 2 * sizeof(unsigned), cudaHostAllocMapped),
                "cudaHostAlloc");
     words_[0] = words_[1] = 0u;
@@ -78,24 +81,36 @@ class StreamGate {
   StreamGate(const StreamGate&) = delete;
   StreamGate& operator=(const StreamGate&) = delete;
 
-  // Samples of `runs_per_sample` runs per hold: a hold never splits a sample (its event
-  // pair would time the hold kernel).
-  static int samples_per_hold(int runs_per_sample) { return std::max(1, kRunsPerHold / runs_per_sample); }
-
-  void hold() {
-    ++ticket_;
-    check_cuda(hold_stream_until(&words_[0], ticket_, kTimeoutSeconds, &words_[1], stream_), "hold_stream_until");
+  // Around sample j of `samples`: the first of a group holds the stream, the last of a
+  // group (or of all) lets the group go.
+  void before_sample(std::size_t j) {
+    if (j % samples_per_hold_ == 0) hold();
   }
-  // Lets the held runs go.
-  void open() {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    *static_cast<volatile unsigned*>(&words_[0]) = ticket_;
+  void after_sample(std::size_t j, std::size_t samples) {
+    if (j % samples_per_hold_ == samples_per_hold_ - 1 || j + 1 == samples) open();
+  }
+  // After a failed launch: lets what was enqueued run and waits for it, so that what is
+  // timed next starts on an idle stream; `hold_again` when the group goes on.
+  void drain(bool hold_again) {
+    open();
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    if (hold_again) hold();
   }
   // After the stream has drained: whether any hold ran out of time.
   bool timed_out() const { return *static_cast<volatile const unsigned*>(&words_[1]) != 0u; }
 
  private:
+  void hold() {
+    ++ticket_;
+    check_cuda(hold_stream_until(&words_[0], ticket_, kTimeoutSeconds, &words_[1], stream_), "hold_stream_until");
+  }
+  void open() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    *static_cast<volatile unsigned*>(&words_[0]) = ticket_;
+  }
+
   cudaStream_t stream_;
+  std::size_t samples_per_hold_;
   unsigned* words_ = nullptr;  // [0]: the tickets opened so far, [1]: a hold timed out
   unsigned ticket_ = 0;
 };
@@ -138,19 +153,20 @@ TimedRuns time_launches(const LaunchOnSet& launch, int count, int first_set, cud
   if (count <= 0) return runs;
   EventPairs events(count);
   std::optional<StreamGate> gate;
-  if (queue == RunQueue::Held) gate.emplace(stream);
-  const int per_hold = StreamGate::samples_per_hold(runs_per_sample);
+  if (queue == RunQueue::Held) gate.emplace(stream, runs_per_sample);
   for (int i = 0; i < count; ++i) {
-    if (gate && i % per_hold == 0) gate->hold();
+    if (gate) gate->before_sample(std::size_t(i));
     runs.failure = time_sample(launch, first_set + i * runs_per_sample, runs_per_sample, events.start(i),
                                events.stop(i), stream, runs);
     if (!runs.failure.empty()) {
-      // Drain what was enqueued so the next measurement starts on an idle stream.
-      if (gate) gate->open();
-      check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+      if (gate) {
+        gate->drain(false);
+      } else {
+        check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+      }
       return runs;
     }
-    if (gate && (i % per_hold == per_hold - 1 || i == count - 1)) gate->open();
+    if (gate) gate->after_sample(std::size_t(i), std::size_t(count));
   }
   check_cuda(cudaEventSynchronize(events.stop(count - 1)), "cudaEventSynchronize");
   runs.milliseconds = events.milliseconds(runs_per_sample);
@@ -186,12 +202,11 @@ std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& ke
     counts.push_back(std::max(k.count, 0));
     events.push_back(std::make_unique<EventPairs>(counts.back()));
   }
-  StreamGate gate(stream);
-  const std::size_t per_hold = std::size_t(StreamGate::samples_per_hold(runs_per_sample));
+  StreamGate gate(stream, runs_per_sample);
   const std::vector<InterleavedRun> order = interleaved_order(counts);
   int set = first_set;
   for (std::size_t j = 0; j < order.size(); ++j) {
-    if (j % per_hold == 0) gate.hold();
+    gate.before_sample(j);
     const InterleavedRun& at = order[j];
     const InterleavedKernel& k = kernels[at.kernel];
     TimedRuns& r = runs[at.kernel];
@@ -200,14 +215,9 @@ std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& ke
       r.failure = time_sample(k.launch, set, runs_per_sample, events[at.kernel]->start(at.run),
                               events[at.kernel]->stop(at.run), stream, r);
       set += runs_per_sample;
-      if (!r.failure.empty()) {
-        // Drain what was enqueued so the other kernels' runs start on an idle stream.
-        gate.open();
-        check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-        gate.hold();
-      }
+      if (!r.failure.empty()) gate.drain(true);  // the other kernels' runs go on
     }
-    if (j % per_hold == per_hold - 1 || j + 1 == order.size()) gate.open();
+    gate.after_sample(j, order.size());
   }
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   for (std::size_t i = 0; i < kernels.size(); ++i) {

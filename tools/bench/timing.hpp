@@ -59,13 +59,13 @@ struct InterleavedRun {
 std::vector<InterleavedRun> interleaved_order(const std::vector<int>& counts);
 
 // Times the kernels' runs in interleaved_order, enqueued on one stream held as in
-// time_launches, and waits for the last. The j-th run in that order uses set first_set + j, whichever kernel
-// it belongs to: consecutive runs never share a set, so no kernel finds its operands in
-// L2 from the run before it (with a set per kernel and round, every kernel after the
-// first in a round did, and cuBLAS ran 1000^3 fp32 15% faster for it). One TimedRuns per
-// kernel; a kernel whose launch fails keeps the failure, no times, and runs no more.
-// With runs_per_sample > 1 a round's unit is a sample of that many consecutive runs of one
-// kernel, as in time_launches.
+// time_launches, and waits for the last. The runs take consecutive sets from first_set on,
+// whichever kernel they belong to: consecutive runs never share a set, so no kernel finds
+// its operands in L2 from the run before it (with a set per kernel and round, every kernel
+// after the first in a round did, and cuBLAS ran 1000^3 fp32 15% faster for it). One
+// TimedRuns per kernel; a kernel whose launch fails keeps the failure, no times, and runs
+// no more. With runs_per_sample > 1 a round's unit is a sample of that many consecutive
+// runs of one kernel, as in time_launches.
 std::vector<TimedRuns> time_interleaved(const std::vector<InterleavedKernel>& kernels, int first_set,
                                         cudaStream_t stream, int runs_per_sample = 1);
 
