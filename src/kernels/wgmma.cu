@@ -39,6 +39,8 @@
 //     alternate tiles whole, taking turns at the k-loop (one's epilogue runs beside the
 //     other's k-loop); with 16 KB stages the ring is 12 deep, for shapes whose 64 x 64 tiles
 //     fill about one wave (m = 128 with n = 4096).
+//   - 128 x 192 tiles: a third consumer warpgroup (152 registers each), for products whose
+//     128- or 256-row tiles leave the last wave mostly empty (3072^3, 256 x 11008 x 4096).
 //   - `.streamk`: whole waves of tiles stay whole; the k-blocks of the tiles left over are
 //     cut into one even range per cluster, and the shares of split tiles are summed by
 //     whichever CTA arrives last (wgmma_stream_k_fixup).
@@ -103,8 +105,13 @@ struct TilemmWgmmaConfig {
 
   static constexpr int kRowBytes = 128;  // k per stage: one 128-byte swizzle row
   static constexpr int kProducerRegisters = 40;
-  static constexpr int kConsumerRegisters = 232;
   consteval int consumers() const { return pingpong ? 2 : bn / 64; }
+  // What the producer gives back, shared by the consumers (a multiple of 8, as setmaxnreg
+  // needs, and at most 232): 232 for two consumer warpgroups, 152 for three.
+  consteval int consumer_registers() const {
+    const int share = (65536 - kProducerRegisters * 128) / (128 * consumers());
+    return share / 8 * 8 < 232 ? share / 8 * 8 : 232;
+  }
   // Consumer warpgroups that read each stage (a whole tile's 64-column blocks, or all).
   consteval int readers_per_stage() const { return pingpong ? 1 : consumers(); }
   consteval int threads() const { return 128 * (1 + consumers()); }
@@ -130,14 +137,16 @@ struct TilemmWgmmaConfig {
     return std::int64_t(stages) * stage_bytes() + barrier_bytes() + staging_bytes() + 1024;
   }
   consteval bool valid() const {
-    return (bm == 64 || bm == 128 || bm == 256) && (pingpong ? bn == 64 : bn == 128) && stages >= 2 &&
+    return (bm == 64 || bm == 128 || bm == 256) && (pingpong ? bn == 64 : bn == 128 || bn == 192) && stages >= 2 &&
            stages <= 12 && !(pingpong && (split_k || stream_k || !persistent)) &&
            (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 && 16 * stages <= 1024 &&
            (cluster_m == 1 || (cluster_m == 2 && cluster_n == 1 && (bn / cluster_m) % 64 == 0 && !split_k &&
                                !stream_k)) &&
            !(split_k && tma_store) && !(stream_k && (split_k || !persistent)) &&
+           // three consumers (bn = 192) only for the plain staged tile without clusters
+           (bn != 192 || (cluster_size() == 1 && tma_store && !split_k && !stream_k)) &&
            // every thread's register budget fits the register file of one SM
-           kProducerRegisters * 128 + kConsumerRegisters * 128 * consumers() <= 65536;
+           kProducerRegisters * 128 + consumer_registers() * 128 * consumers() <= 65536;
   }
 };
 
@@ -584,7 +593,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   } else {
     // Consumers: warpgroup c computes columns [64c, 64c + 64) of the block's n range, or
     // with `.pingpong` every other tile whole (its 64 columns), skipping the other's stages.
-    ptx::setmaxnreg_inc_sync_aligned_u32<TilemmWgmmaConfig::kConsumerRegisters>();
+    ptx::setmaxnreg_inc_sync_aligned_u32<kCfg.consumer_registers()>();
     const int c = warpgroup - 1;
     const int my_block = kCfg.pingpong ? 0 : c;  // the 64-column block of the tile it computes
     const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x % 128) / 32;
@@ -1139,6 +1148,7 @@ struct WgmmaConfigTable {
       {kIn, 64, 128, 8, true, 1, true, false, false},
       {kIn, 64, 128, 8, true, 1, true, false, false, false, 2},
       {kIn, 64, 64, 12, true, 1, true, false, false, true},
+      {kIn, 128, 192, 4, true, 1, true, false, false},
       {kIn, 64, 128, 8, true, 1, false, true, false},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
@@ -1158,7 +1168,13 @@ struct WgmmaConfigTable {
   // and under split-K at m <= 64 (docs/ladder.md, "64 x 64 tiles with a 12-stage ring").
   // The 64 x 128 tile in clusters along m (B multicast) scores 0.3 except where B's
   // columns are off 128-byte lines (see the score).
-  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.4};
+  // The 128 x 192 tile (three consumer warpgroups) serves the shapes whose 128-row tiles
+  // leave the last wave mostly empty: 3072^3 bf16 78.6 us against 86.1 for 128 x 128 and
+  // 91.5 for stream-K, 256 x 11008 x 4096 37.9 against 46.7, 1536^3 16.9 against 19.1
+  // (H200, 10 back to back). Per tile slot it is as fast as the 256 x 128 cluster entry
+  // (4096^3: 0.887 of its speed with 0.89 of its wave efficiency); 0.97 keeps that one
+  // where both fill their waves.
+  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The last step: configs[4] with stream-K for the last wave.
