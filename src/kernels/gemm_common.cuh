@@ -129,6 +129,16 @@ inline bool device_has_programmatic_launch() {
   return current_device_attribute(cudaDevAttrComputeCapabilityMajor, 0) >= 9;
 }
 
+// The launch attribute that makes a kernel a programmatic dependent of the kernel before
+// it in the stream (it may start while that one finishes, and orders itself after it with
+// griddepcontrol.wait, ptx/grid_dependency.cuh), or with `allowed` false an ordinary launch.
+inline cudaLaunchAttribute programmatic_launch_attribute(bool allowed) {
+  cudaLaunchAttribute a{};
+  a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  a.val.programmaticStreamSerializationAllowed = allowed ? 1 : 0;
+  return a;
+}
+
 // Blocks of `kernel` (a __global__ function) that fit on one SM with `threads` threads and
 // `dynamic_smem` bytes of dynamic shared memory (1 when it cannot be read): the resident
 // blocks that wave-efficiency scores and split-K slice counts are sized by.

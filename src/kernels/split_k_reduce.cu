@@ -42,9 +42,7 @@ cudaError_t launch_split_k_reduce(const GemmProblem& p, const float* partial, in
   // results. Measured on the H200 (bf16, per-run events): 64 x 4096 x 4096 through wgmma
   // split-K 18.5 us against 20.0-20.3, 16 x 4096 x 4096 through skinny_mma's split 15.6-16.0
   // against 17.1-17.4 (docs/results/h200_programmatic_launch.txt, run 6).
-  cudaLaunchAttribute programmatic{};
-  programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  programmatic.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute programmatic = programmatic_launch_attribute(true);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(blocks));
   config.blockDim = dim3(kReduceThreads);

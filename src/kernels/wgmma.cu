@@ -105,12 +105,13 @@ struct TilemmWgmmaConfig {
 
   static constexpr int kRowBytes = 128;  // k per stage: one 128-byte swizzle row
   static constexpr int kProducerRegisters = 40;
+  static constexpr int kMaxConsumerRegisters = 232;
   consteval int consumers() const { return pingpong ? 2 : bn / 64; }
-  // What the producer gives back, shared by the consumers (a multiple of 8, as setmaxnreg
-  // needs, and at most 232): 232 for two consumer warpgroups, 152 for three.
+  // The register file of one SM less the producer's, shared by the consumers (a multiple
+  // of 8, as setmaxnreg needs, so it always fits): 232 for two consumer warpgroups (the
+  // cap), 152 for three.
   consteval int consumer_registers() const {
-    const int share = (65536 - kProducerRegisters * 128) / (128 * consumers());
-    return share / 8 * 8 < 232 ? share / 8 * 8 : 232;
+    return std::min(kMaxConsumerRegisters, (65536 - kProducerRegisters * 128) / (128 * consumers()) / 8 * 8);
   }
   // Consumer warpgroups that read each stage (a whole tile's 64-column blocks, or all).
   consteval int readers_per_stage() const { return pingpong ? 1 : consumers(); }
@@ -144,9 +145,7 @@ struct TilemmWgmmaConfig {
                                !stream_k)) &&
            !(split_k && tma_store) && !(stream_k && (split_k || !persistent)) &&
            // three consumers (bn = 192) only for the plain staged tile without clusters
-           (bn != 192 || (cluster_size() == 1 && tma_store && !split_k && !stream_k)) &&
-           // every thread's register budget fits the register file of one SM
-           kProducerRegisters * 128 + consumer_registers() * 128 * consumers() <= 65536;
+           (bn != 192 || (cluster_size() == 1 && tma_store && !split_k && !stream_k));
   }
 };
 
@@ -941,8 +940,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     cudaLaunchConfig_t config{};
     // Programmatic dependent launch (set below), then the cluster shape.
     cudaLaunchAttribute attrs[2]{};
-    attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[0].val.programmaticStreamSerializationAllowed = 0;
+    attrs[0] = programmatic_launch_attribute(false);
     attrs[1].id = cudaLaunchAttributeClusterDimension;
     attrs[1].val.clusterDim.x = CS;
     attrs[1].val.clusterDim.y = 1;
@@ -985,7 +983,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     // 128 x 11008 x 4096 (86 CTAs on 132 SMs) ran 33.0 against 29.3; 112 CTAs neither
     // gained nor lost. So only grids that cover nearly every SM launch this way.
     const std::int64_t sms = device_sm_count();
-    attrs[0].val.programmaticStreamSerializationAllowed = clusters * CS >= sms - sms / 16 ? 1 : 0;
+    attrs[0] = programmatic_launch_attribute(clusters * CS >= sms - sms / 16);
     return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, params);
   };
   cudaError_t launched = cudaErrorInvalidValue;
