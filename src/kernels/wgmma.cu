@@ -842,8 +842,11 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // Measured on the H200 (bf16, 3072^3 to 8192^3, against the plain kernel in the same
 // run): stream-K took 14-24 us longer than the ideal even split at every size; Nsight
 // Compute put that inside the kernel (4096^3: 203 against 190 us, +36 MB read from and
-// +32 MB written to DRAM), not in the workspace allocation. It is charged as 18 us, a
-// tile taking tile_seconds. Where the whole tiles already keep 90% of the
+// +32 MB written to DRAM), not in the workspace allocation. Over 15 bf16 and tf32 shapes
+// with 0.5-6 waves of cluster tiles (docs/ladder.md, "Stream-K's cost grows with k") the
+// excess was 13-28 us for tiles of up to 90 us and 21-66 us for tiles of 160-240 us (k =
+// 11008 and 14336): it is charged as 10 us plus a fifth of a tile, a tile taking
+// tile_seconds. Where the whole tiles already keep 90% of the
 // clusters busy it measured from -7% (4096^3) to +2% (8192^3) against the plain kernel,
 // no reliable gain: there it scores just below the plain entry, which auto then keeps.
 // It won where the last wave was mostly empty (3072^3: 2.18 waves, +11%).
@@ -852,9 +855,9 @@ inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std
   const double whole = wave_efficiency(tiles, clusters);
   constexpr double kWorthIt = 0.9;
   if (stream_k_ranges(tiles, clusters, k_blocks) == 0 || whole >= kWorthIt) return 0.99 * whole;
-  constexpr double kFixedSeconds = 18e-6;
+  constexpr double kFixedSeconds = 10e-6, kFixedTiles = 0.2;
   const double waves = double(tiles) / double(clusters);
-  return waves / (waves + kFixedSeconds / tile_seconds);
+  return waves / (waves + kFixedSeconds / tile_seconds + kFixedTiles);
 }
 
 template <TilemmWgmmaConfig kCfg>

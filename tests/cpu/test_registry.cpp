@@ -555,3 +555,25 @@ TEST(Registry, AutoPicksTheWgmmaRsTileAndSplitByItsTimeModel) {
 }
 
 }  // namespace
+
+TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
+  // Measured on the H200 (docs/ladder.md, "Stream-K's cost grows with k"), us per run,
+  // auto's pick against stream-K in the same process: with few waves of long-k tiles the
+  // stream-K entry ran 50-60% above its ideal split, so the tile that fills the SMs wins.
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return auto_choice(typed_problem(d, m, n, k, d == "tf32" ? Op::T : Op::N, Op::N));
+  };
+  EXPECT_EQ(choice("bf16", 384, 4096, 14336), "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 77.5 against 124.6
+  EXPECT_EQ(choice("bf16", 512, 4096, 14336), "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 81.3 against 98.1
+  EXPECT_EQ(choice("bf16", 768, 8192, 28672), "wgmma.bf16.128x192x64.s4.persistent.tmastore");  // 453.6 against 514.6
+  EXPECT_EQ(choice("tf32", 512, 4096, 11008), "wgmma.tf32.128x128x32.s6.persistent.tmastore");  // 119.6 against 169.5
+  EXPECT_EQ(choice("tf32", 512, 11008, 4096), "wgmma.tf32.128x192x32.s4.persistent.tmastore");  // 130.3 against 144.4
+  EXPECT_EQ(choice("tf32", 1536, 4096, 11008), "wgmma.tf32.128x192x32.s4.persistent.tmastore");  // 343.1 against 400.3
+  // Where the tiles are short or many, stream-K's even split still wins and stays.
+  const std::string bf16_stream_k = "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore.streamk";
+  const std::string tf32_stream_k = "wgmma.tf32.256x128x32.s4.persistent.c2.tmastore.streamk";
+  EXPECT_EQ(choice("bf16", 5120, 5120, 5120), bf16_stream_k);   // 366.2 against 377.1 (128 x 128)
+  EXPECT_EQ(choice("tf32", 2560, 2560, 2560), tf32_stream_k);   // 109.6 against 113.1 (256 x 128 whole)
+  EXPECT_EQ(choice("tf32", 2048, 11008, 4096), tf32_stream_k);  // 476.2 against 500.1 (128 x 128)
+}
