@@ -577,3 +577,20 @@ TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
   EXPECT_EQ(choice("tf32", 2560, 2560, 2560), tf32_stream_k);   // 109.6 against 113.1 (256 x 128 whole)
   EXPECT_EQ(choice("tf32", 2048, 11008, 4096), tf32_stream_k);  // 476.2 against 500.1 (128 x 128)
 }
+
+TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
+  // Measured on the H200 (docs/ladder.md, "The 128 x 128 tile on whole lines"), us per run,
+  // auto's new pick against its previous one in the same process.
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k) {
+    return auto_choice(typed_problem(d, m, n, k, d == "tf32" ? Op::T : Op::N, Op::N));
+  };
+  EXPECT_EQ(choice("bf16", 1024, 14336, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 160.7 against 172.4
+  EXPECT_EQ(choice("bf16", 1280, 8192, 28672), "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 811.1 against 861.3
+  EXPECT_EQ(choice("fp16", 512, 28672, 8192), "wgmma.fp16.128x128x64.s6.persistent.tmastore");   // 333.4 against 345.8
+  EXPECT_EQ(choice("tf32", 1280, 8192, 28672), "wgmma.tf32.128x128x32.s6.persistent.tmastore");  // 1578 against 1665
+  // Columns off whole 128-byte lines (6000 bf16 = 12000 bytes): 797.3 against 654.7 for stream-K.
+  EXPECT_EQ(choice("bf16", 6000, 6000, 6000), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore.streamk");
+  // Where the cluster tiles fill their waves they stay (4096^3: 3.88 waves).
+  EXPECT_EQ(choice("bf16", 4096, 4096, 4096), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
+}
