@@ -1100,10 +1100,10 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       if (p.ldb * dtype_size(p.b_type) % 128 != 0 && tiles <= 2 * dev.sm_count) speed = kSpeedWhereBIsOffLines;
     }
     // The staged 128 x 128 tile where A's and B's columns lie on whole 128-byte lines:
-    // per tile slot 0.93-0.99 of the 256 x 128 cluster entry on 28 LLM-layer shapes (H200,
-    // m = 256-3072; docs/ladder.md, "The 128 x 128 tile on whole lines"), e.g. bf16 1024 x
-    // 14336 x 4096 160.7 us against 172.4 for stream-K; off whole lines it keeps its 0.83
-    // (bf16 6000^3: 797 us against 657 for the cluster entry).
+    // per tile slot 0.93-0.99 of the 256 x 128 cluster entry on the LLM-layer shapes with
+    // m = 1024-3072 (H200; docs/ladder.md, "The 128 x 128 tile on whole lines"), e.g.
+    // bf16 1024 x 14336 x 4096 160.7 us against 172.4 for stream-K; off whole lines it
+    // keeps its 0.83 (bf16 6000^3: 797 us against 657 for the cluster entry).
     if constexpr (kCfg.bm == 128 && kCfg.bn == 128 && kCfg.tma_store) {
       constexpr double kSpeedOnWholeLines = 0.95;
       if (p.lda * dtype_size(p.a_type) % 128 == 0 && p.ldb * dtype_size(p.b_type) % 128 == 0) {
