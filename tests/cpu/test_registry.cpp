@@ -564,12 +564,18 @@ TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
   // Measured on the H200 (docs/ladder.md, "Stream-K's cost grows with k"), us per run,
   // auto's pick against stream-K in the same process: with few waves of long-k tiles the
   // stream-K entry ran 46-62% above its ideal split, so the tile that fills the SMs wins.
-  EXPECT_EQ(native_choice("bf16", 384, 4096, 14336), "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 77.5 against 124.6
-  EXPECT_EQ(native_choice("bf16", 512, 4096, 14336), "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 81.3 against 98.1
-  EXPECT_EQ(native_choice("bf16", 768, 8192, 28672), "wgmma.bf16.128x192x64.s4.persistent.tmastore");  // 453.6 against 514.6
-  EXPECT_EQ(native_choice("tf32", 512, 4096, 11008), "wgmma.tf32.128x128x32.s6.persistent.tmastore");  // 119.6 against 169.5
-  EXPECT_EQ(native_choice("tf32", 512, 11008, 4096), "wgmma.tf32.128x192x32.s4.persistent.tmastore");  // 130.3 against 144.4
-  EXPECT_EQ(native_choice("tf32", 1536, 4096, 11008), "wgmma.tf32.128x192x32.s4.persistent.tmastore");  // 343.1 against 400.3
+  EXPECT_EQ(native_choice("bf16", 384, 4096, 14336),
+            "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 77.5 against 124.6
+  EXPECT_EQ(native_choice("bf16", 512, 4096, 14336),
+            "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 81.3 against 98.1
+  EXPECT_EQ(native_choice("bf16", 768, 8192, 28672),
+            "wgmma.bf16.128x192x64.s4.persistent.tmastore");  // 453.6 against 514.6
+  EXPECT_EQ(native_choice("tf32", 512, 4096, 11008),
+            "wgmma.tf32.128x128x32.s6.persistent.tmastore");  // 119.6 against 169.5
+  EXPECT_EQ(native_choice("tf32", 512, 11008, 4096),
+            "wgmma.tf32.128x192x32.s4.persistent.tmastore");  // 130.3 against 144.4
+  EXPECT_EQ(native_choice("tf32", 1536, 4096, 11008),
+            "wgmma.tf32.128x192x32.s4.persistent.tmastore");  // 343.1 against 400.3
   // Where the tiles are short or many, stream-K's even split still wins and stays.
   const std::string bf16_stream_k = "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore.streamk";
   const std::string tf32_stream_k = "wgmma.tf32.256x128x32.s4.persistent.c2.tmastore.streamk";
@@ -581,10 +587,14 @@ TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
 TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
   // Measured on the H200 (docs/ladder.md, "The 128 x 128 tile on whole lines"), us per run,
   // auto's new pick against its previous one in the same process.
-  EXPECT_EQ(native_choice("bf16", 1024, 14336, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 160.7 against 172.4
-  EXPECT_EQ(native_choice("bf16", 1280, 8192, 28672), "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 811.1 against 861.3
-  EXPECT_EQ(native_choice("fp16", 512, 28672, 8192), "wgmma.fp16.128x128x64.s6.persistent.tmastore");   // 333.4 against 345.8
-  EXPECT_EQ(native_choice("tf32", 1280, 8192, 28672), "wgmma.tf32.128x128x32.s6.persistent.tmastore");  // 1578 against 1665
+  EXPECT_EQ(native_choice("bf16", 1024, 14336, 4096),
+            "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 160.7 against 172.4
+  EXPECT_EQ(native_choice("bf16", 1280, 8192, 28672),
+            "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 811.1 against 861.3
+  EXPECT_EQ(native_choice("fp16", 512, 28672, 8192),
+            "wgmma.fp16.128x128x64.s6.persistent.tmastore");  // 333.4 against 345.8
+  EXPECT_EQ(native_choice("tf32", 1280, 8192, 28672),
+            "wgmma.tf32.128x128x32.s6.persistent.tmastore");  // 1578 against 1665
   // Columns off whole 128-byte lines (6000 bf16 = 12000 bytes): 797.3 against 654.7 for stream-K.
   EXPECT_EQ(native_choice("bf16", 6000, 6000, 6000), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore.streamk");
   // Where the cluster tiles fill their waves they stay (4096^3: 3.88 waves).
