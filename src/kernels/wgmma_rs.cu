@@ -506,6 +506,9 @@ template <TilemmWgmmaRsConfig kCfg>
 double wgmma_rs_share_of_peak(const GemmProblem& p, const DeviceInfo& dev, double sm_flops_per_second) {
   using Cfg = TilemmWgmmaRsConfig;
   constexpr double kPeakSmFlopsPerSecond = 3.0e12, kBytesPerSecond = 3.0e12, kSplitKFixedSeconds = 5e-6;
+  // The slices are written and read back while they sit in L2 (split-K runs only where tiles
+  // are few, so slices x m x n floats stay far below its 60 MB): charged at twice DRAM's rate.
+  constexpr double kSliceBytesPerSecond = 2.0 * kBytesPerSecond;
   const WgmmaRsExtents d = wgmma_rs_extents(p);
   const std::int64_t tiles = (d.rows + Cfg::kRows - 1) / Cfg::kRows * ((d.cols + kCfg.cols - 1) / kCfg.cols) * p.batch;
   const std::int64_t k_blocks = (p.k + Cfg::kBk - 1) / Cfg::kBk;
@@ -520,7 +523,7 @@ double wgmma_rs_share_of_peak(const GemmProblem& p, const DeviceInfo& dev, doubl
   // arithmetic per byte still scores higher, as measured).
   const double compute = waves * item_seconds, memory = operand_bytes / kBytesPerSecond;
   double seconds = std::max(compute, memory) + 0.25 * std::min(compute, memory);
-  if (kCfg.split_k) seconds += 4.0 * (2.0 * slices + 1.0) * mn / kBytesPerSecond + kSplitKFixedSeconds;
+  if (kCfg.split_k) seconds += 4.0 * (2.0 * slices + 1.0) * mn / kSliceBytesPerSecond + kSplitKFixedSeconds;
   return p.flops() / (seconds * kPeakSmFlopsPerSecond * double(sms));
 }
 

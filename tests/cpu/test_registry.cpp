@@ -601,4 +601,17 @@ TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
   EXPECT_EQ(native_choice("bf16", 4096, 4096, 4096), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
 }
 
+TEST(Registry, AutoChargesWgmmaRsSlicesAtL2Speed) {
+  // Measured on the H200 (docs/ladder.md, step 28, "The slices stay in L2"), tf32 NN, us per
+  // run: with the slices' round trip charged at L2 rather than DRAM speed, the 256-column
+  // split-K entry takes these from the 64-column tile.
+  using tilemm::Op;
+  const std::string wide_split = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore.splitk";
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 256, 4096, 4096, Op::N, Op::N)), wide_split);    // 42.9 against 49.6
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 64, 8192, 8192, Op::N, Op::N)), wide_split);     // 85.3 against 109.7
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 14336, 4096, Op::N, Op::N)), wide_split);   // 85.2 against 94.0
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 4096, 11008, Op::N, Op::N)), wide_split);   // 66.9 against 71.0
+}
+
 }  // namespace
+
