@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -555,50 +556,53 @@ TEST(Registry, AutoPicksTheWgmmaRsTileAndSplitByItsTimeModel) {
 }
 
 // auto's pick for a product in its type's native layout: tf32 TN (what tf32 wgmma reads in
-// place), 16-bit NN.
-std::string native_choice(const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k) {
-  return auto_choice(typed_problem(d, m, n, k, d == "tf32" ? tilemm::Op::T : tilemm::Op::N, tilemm::Op::N));
+// place), 16-bit NN; each case names the wgmma entry it expects after "wgmma.<dtype>.".
+struct NativeCase {
+  const char* dtype;
+  std::int64_t m, n, k;
+  const char* entry;
+};
+
+void expect_native_choices(std::initializer_list<NativeCase> cases) {
+  for (const NativeCase& c : cases) {
+    const tilemm::Op opa = std::string(c.dtype) == "tf32" ? tilemm::Op::T : tilemm::Op::N;
+    EXPECT_EQ(auto_choice(typed_problem(c.dtype, c.m, c.n, c.k, opa, tilemm::Op::N)),
+              "wgmma." + std::string(c.dtype) + "." + c.entry)
+        << c.dtype << " " << c.m << " x " << c.n << " x " << c.k;
+  }
 }
 
 TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
   // Measured on the H200 (docs/ladder.md, "Stream-K's cost grows with k"), us per run,
   // auto's pick against stream-K in the same process: with few waves of long-k tiles the
   // stream-K entry ran 46-62% above its ideal split, so the tile that fills the SMs wins.
-  EXPECT_EQ(native_choice("bf16", 384, 4096, 14336),
-            "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 77.5 against 124.6
-  EXPECT_EQ(native_choice("bf16", 512, 4096, 14336),
-            "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 81.3 against 98.1
-  EXPECT_EQ(native_choice("bf16", 768, 8192, 28672),
-            "wgmma.bf16.128x192x64.s4.persistent.tmastore");  // 453.6 against 514.6
-  EXPECT_EQ(native_choice("tf32", 512, 4096, 11008),
-            "wgmma.tf32.128x128x32.s6.persistent.tmastore");  // 119.6 against 169.5
-  EXPECT_EQ(native_choice("tf32", 512, 11008, 4096),
-            "wgmma.tf32.128x192x32.s4.persistent.tmastore");  // 130.3 against 144.4
-  EXPECT_EQ(native_choice("tf32", 1536, 4096, 11008),
-            "wgmma.tf32.128x192x32.s4.persistent.tmastore");  // 343.1 against 400.3
-  // Where the tiles are short or many, stream-K's even split still wins and stays.
-  const std::string bf16_stream_k = "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore.streamk";
-  const std::string tf32_stream_k = "wgmma.tf32.256x128x32.s4.persistent.c2.tmastore.streamk";
-  EXPECT_EQ(native_choice("bf16", 5120, 5120, 5120), bf16_stream_k);   // 366.2 against 377.1 (128 x 128)
-  EXPECT_EQ(native_choice("tf32", 2560, 2560, 2560), tf32_stream_k);   // 109.6 against 113.1 (256 x 128 whole)
-  EXPECT_EQ(native_choice("tf32", 2048, 11008, 4096), tf32_stream_k);  // 476.2 against 500.1 (128 x 128)
+  expect_native_choices({
+      {"bf16", 384, 4096, 14336, "128x128x64.s6.persistent.tmastore"},   // 77.5 against 124.6
+      {"bf16", 512, 4096, 14336, "128x128x64.s6.persistent.tmastore"},   // 81.3 against 98.1
+      {"bf16", 768, 8192, 28672, "128x192x64.s4.persistent.tmastore"},   // 453.6 against 514.6
+      {"tf32", 512, 4096, 11008, "128x128x32.s6.persistent.tmastore"},   // 119.6 against 169.5
+      {"tf32", 512, 11008, 4096, "128x192x32.s4.persistent.tmastore"},   // 130.3 against 144.4
+      {"tf32", 1536, 4096, 11008, "128x192x32.s4.persistent.tmastore"},  // 343.1 against 400.3
+      // Where the tiles are short or many, stream-K's even split still wins and stays.
+      {"bf16", 5120, 5120, 5120, "256x128x64.s4.persistent.c2.tmastore.streamk"},   // 366.2 against 377.1
+      {"tf32", 2560, 2560, 2560, "256x128x32.s4.persistent.c2.tmastore.streamk"},   // 109.6 against 113.1
+      {"tf32", 2048, 11008, 4096, "256x128x32.s4.persistent.c2.tmastore.streamk"},  // 476.2 against 500.1
+  });
 }
 
 TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
   // Measured on the H200 (docs/ladder.md, "The 128 x 128 tile on whole lines"), us per run,
   // auto's new pick against its previous one in the same process.
-  EXPECT_EQ(native_choice("bf16", 1024, 14336, 4096),
-            "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 160.7 against 172.4
-  EXPECT_EQ(native_choice("bf16", 1280, 8192, 28672),
-            "wgmma.bf16.128x128x64.s6.persistent.tmastore");  // 811.1 against 861.3
-  EXPECT_EQ(native_choice("fp16", 512, 28672, 8192),
-            "wgmma.fp16.128x128x64.s6.persistent.tmastore");  // 333.4 against 345.8
-  EXPECT_EQ(native_choice("tf32", 1280, 8192, 28672),
-            "wgmma.tf32.128x128x32.s6.persistent.tmastore");  // 1578 against 1665
-  // Columns off whole 128-byte lines (6000 bf16 = 12000 bytes): 797.3 against 654.7 for stream-K.
-  EXPECT_EQ(native_choice("bf16", 6000, 6000, 6000), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore.streamk");
-  // Where the cluster tiles fill their waves they stay (4096^3: 3.88 waves).
-  EXPECT_EQ(native_choice("bf16", 4096, 4096, 4096), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
+  expect_native_choices({
+      {"bf16", 1024, 14336, 4096, "128x128x64.s6.persistent.tmastore"},  // 160.7 against 172.4
+      {"bf16", 1280, 8192, 28672, "128x128x64.s6.persistent.tmastore"},  // 811.1 against 861.3
+      {"fp16", 512, 28672, 8192, "128x128x64.s6.persistent.tmastore"},   // 333.4 against 345.8
+      {"tf32", 1280, 8192, 28672, "128x128x32.s6.persistent.tmastore"},  // 1578 against 1665
+      // Columns off whole 128-byte lines (6000 bf16 = 12000 bytes): 797.3 against 654.7.
+      {"bf16", 6000, 6000, 6000, "256x128x64.s4.persistent.c2.tmastore.streamk"},
+      // Where the cluster tiles fill their waves they stay (4096^3: 3.88 waves).
+      {"bf16", 4096, 4096, 4096, "256x128x64.s4.persistent.c2.tmastore"},
+  });
 }
 
 TEST(Registry, AutoChargesWgmmaRsSlicesAtL2Speed) {
