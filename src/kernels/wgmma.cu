@@ -1168,7 +1168,9 @@ struct WgmmaConfigTable {
   // 141), so it must lose there, while it must win the m = 16 and m = 128 shapes (where
   // it lifted bf16 from 0.28-0.48x cuBLAS to 0.64-0.91x); 0.4 does both.
   // The staged 128 x 128 entry serves the shapes the 128 x 128 tile wins (few tiles:
-  // 1000^3, m = 16 or 128 with n >= 11008); 0.83 puts it just above the direct one.
+  // 1000^3, m = 16 or 128 with n >= 11008); 0.83 puts it just above the direct one. Where
+  // A's and B's columns lie on whole 128-byte lines the score raises it to 0.95 (measured on
+  // LLM-layer shapes; see kSpeedOnWholeLines).
   // The staged 64 x 128 entry (no split-K) doubles the tiles where 128 x 128 fills half
   // the SMs: 1024^3 bf16 10.1 us against 13.0 (cuBLAS 9.6), 128 x 4096 x 4096 19.1 against
   // 21.8 for split-K, 256 x 11008 x 4096 45.7 against 50.0 (H200; docs/ladder.md, "The
