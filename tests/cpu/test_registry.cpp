@@ -440,27 +440,42 @@ TEST(Registry, AutoDoublesTheTilesWhere128RowTilesFillHalfTheGpu) {
   EXPECT_EQ(nn("bf16", 128, 11008, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");     // 31.2
 }
 
+// auto's pick for a product in its type's native layout: tf32 TN (what tf32 wgmma reads in
+// place), 16-bit NN; each case names the wgmma entry it expects after "wgmma.<dtype>.".
+struct NativeCase {
+  const char* dtype;
+  std::int64_t m, n, k;
+  const char* entry;
+};
+
+void expect_native_choices(std::initializer_list<NativeCase> cases) {
+  for (const NativeCase& c : cases) {
+    const tilemm::Op opa = std::string(c.dtype) == "tf32" ? tilemm::Op::T : tilemm::Op::N;
+    EXPECT_EQ(auto_choice(typed_problem(c.dtype, c.m, c.n, c.k, opa, tilemm::Op::N)),
+              "wgmma." + std::string(c.dtype) + "." + c.entry)
+        << c.dtype << " " << c.m << " x " << c.n << " x " << c.k;
+  }
+}
+
 TEST(Registry, AutoTakesThreeConsumersWhere128RowTilesLeaveTheLastWaveEmpty) {
   // Measured on the H200 (docs/ladder.md, "three consumers, the 128 x 192 tile"), bf16,
   // us a product, 10 back to back: the 128 x 192 tile against auto's previous choice.
-  const auto nn = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k) {
-    return auto_choice(typed_problem(d, m, n, k));
-  };
-  const std::string wide = ".128x192x64.s4.persistent.tmastore";
-  EXPECT_EQ(nn("bf16", 1536, 1536, 1536), "wgmma.bf16" + wide);  // 16.9 against 19.1 (64 x 128)
-  EXPECT_EQ(nn("fp16", 1536, 1536, 1536), "wgmma.fp16" + wide);
-  EXPECT_EQ(nn("bf16", 3072, 3072, 3072), "wgmma.bf16" + wide);   // 78.6 against 91.5 (stream-K)
-  EXPECT_EQ(nn("bf16", 256, 11008, 4096), "wgmma.bf16" + wide);   // 37.9 against 46.7 (64 x 128)
-  EXPECT_EQ(nn("bf16", 512, 11008, 4096), "wgmma.bf16" + wide);   // 72.9 against 91.9 (stream-K)
-  // Where the 256 x 128 cluster tiles or the 128 x 128 tiles fill their waves, they stay.
-  EXPECT_EQ(nn("bf16", 4096, 4096, 4096), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");  // 209.6 against 236.4
-  // 8192^3: the new tile ran 0.979-1.035x cuBLAS per run in three processes, the cluster
-  // entry 1.015-1.019x: not a reliable gain.
-  EXPECT_EQ(nn("bf16", 8192, 8192, 8192), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
-  EXPECT_EQ(nn("bf16", 4096, 14336, 4096), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");  // 721.8 against 732.3
-  EXPECT_EQ(nn("bf16", 256, 14336, 4096), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");  // 53.6 against 77.8
-  EXPECT_EQ(nn("bf16", 384, 11008, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");     // 49.7 against 67.4
-  EXPECT_EQ(nn("bf16", 1000, 1000, 1000), "wgmma.bf16.64x128x64.s8.persistent.c2m.tmastore");  // 10.0 against 14.3
+  expect_native_choices({
+      {"bf16", 1536, 1536, 1536, "128x192x64.s4.persistent.tmastore"},  // 16.9 against 19.1 (64 x 128)
+      {"fp16", 1536, 1536, 1536, "128x192x64.s4.persistent.tmastore"},
+      {"bf16", 3072, 3072, 3072, "128x192x64.s4.persistent.tmastore"},  // 78.6 against 91.5 (stream-K)
+      {"bf16", 256, 11008, 4096, "128x192x64.s4.persistent.tmastore"},  // 37.9 against 46.7 (64 x 128)
+      {"bf16", 512, 11008, 4096, "128x192x64.s4.persistent.tmastore"},  // 72.9 against 91.9 (stream-K)
+      // Where the 256 x 128 cluster tiles or the 128 x 128 tiles fill their waves, they stay.
+      {"bf16", 4096, 4096, 4096, "256x128x64.s4.persistent.c2.tmastore"},  // 209.6 against 236.4
+      // 8192^3: the new tile ran 0.979-1.035x cuBLAS per run in three processes, the cluster
+      // entry 1.015-1.019x: not a reliable gain.
+      {"bf16", 8192, 8192, 8192, "256x128x64.s4.persistent.c2.tmastore"},
+      {"bf16", 4096, 14336, 4096, "256x128x64.s4.persistent.c2.tmastore"},  // 721.8 against 732.3
+      {"bf16", 256, 14336, 4096, "256x128x64.s4.persistent.c2.tmastore"},   // 53.6 against 77.8
+      {"bf16", 384, 11008, 4096, "128x128x64.s6.persistent.tmastore"},      // 49.7 against 67.4
+      {"bf16", 1000, 1000, 1000, "64x128x64.s8.persistent.c2m.tmastore"},   // 10.0 against 14.3
+  });
 }
 
 TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
@@ -555,23 +570,6 @@ TEST(Registry, AutoPicksTheWgmmaRsTileAndSplitByItsTimeModel) {
   EXPECT_EQ(tf32(16, 11008, 4096, Op::N), wide + ".splitk");   // 57.6 us (256: 83.0)
 }
 
-// auto's pick for a product in its type's native layout: tf32 TN (what tf32 wgmma reads in
-// place), 16-bit NN; each case names the wgmma entry it expects after "wgmma.<dtype>.".
-struct NativeCase {
-  const char* dtype;
-  std::int64_t m, n, k;
-  const char* entry;
-};
-
-void expect_native_choices(std::initializer_list<NativeCase> cases) {
-  for (const NativeCase& c : cases) {
-    const tilemm::Op opa = std::string(c.dtype) == "tf32" ? tilemm::Op::T : tilemm::Op::N;
-    EXPECT_EQ(auto_choice(typed_problem(c.dtype, c.m, c.n, c.k, opa, tilemm::Op::N)),
-              "wgmma." + std::string(c.dtype) + "." + c.entry)
-        << c.dtype << " " << c.m << " x " << c.n << " x " << c.k;
-  }
-}
-
 TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
   // Measured on the H200 (docs/ladder.md, "Stream-K's cost grows with k"), us per run,
   // auto's pick against stream-K in the same process: with few waves of long-k tiles the
@@ -618,4 +616,3 @@ TEST(Registry, AutoChargesWgmmaRsSlicesAtL2Speed) {
 }
 
 }  // namespace
-
