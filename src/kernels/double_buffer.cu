@@ -34,7 +34,8 @@
 // Tiles: block 128 x 128 x 8, 256 threads = 8 warps as 2 (m) x 4 (n) warp tiles of 64 x 32,
 // lanes 8 (m) x 4 (n), thread tile TM x TN = 8 x 8 as 2 x 2 interleaved 4 x 4 sub-tiles
 // (warptile.cu); shared rows padded to BM + 4 floats so the transposing stores of a
-// k-contiguous operand hit 32 distinct banks (conflict_free.cu).
+// k-contiguous operand hit 32 distinct banks (conflict_free.cu), and with BK = 16 its
+// second group of 8 rows shifted by 8 more floats (StagedTileCopy::row_start).
 // Data per block and k-tile: (BM + BN) * BK floats from global memory for
 // 2 * BM * BN * BK FLOP. Per thread and k-tile: 512 FFMA, 32 LDS.128, 2 LDG.128, 2-8 STS;
 // the k-loop's SASS is 574 instructions for NN, 89% FFMA (cuBLAS's SIMT kernel: 89%).
@@ -123,12 +124,23 @@ struct StagedTileCopy {
   __device__ static int first_x(int tid) { return kXContig ? (tid % kLead) * kWidth : tid / kLead; }
   __device__ static int first_k(int tid) { return kXContig ? tid / kLead : (tid % kLead) * kWidth; }
 
+  // Where row k starts in a [k][x] buffer (row_start, in floats). A k-contiguous operand's
+  // transposing stores write, per instruction, 8 columns of rows kk + c for the kk = 0, 4,
+  // ..., BK - 4 of a warp's threads; rows k and k + 8 lie 8 * P = 8 * (X + 4) floats apart,
+  // a multiple of the 32 banks, so with BK = 16 every bank was written twice. Each group of
+  // 8 rows therefore starts 8 floats (32 bytes: the 16-byte fragment reads stay aligned)
+  // after the previous group's pitch, which puts rows k and k + 8 eight banks apart; the
+  // readers add the same constant per row. BK = 8 has one group, so no skew.
+  static constexpr bool kSkewed = !kXContig && BK >= 16;
+  __host__ __device__ static constexpr int row_start(int k) { return k * P + (kSkewed ? 8 * (k / 8) : 0); }
+
   // Sets up the copy of the operand's tile at x0 (k starts at 0). Rows (x) past the
   // matrix read a row inside it instead: they only feed accumulators that are never
   // stored, and the k-loop needs no test for them.
   __device__ __forceinline__ void init(const OperandView& g, std::int64_t x0, int tid) {
     const int x = first_x(tid), kk = first_k(tid);
-    smem_offset = kk * P + x;
+    // A thread's k-contiguous runs cover rows kk .. kk + 3, of one group of 8 (row_start).
+    smem_offset = row_start(kk) + x;
     const std::int64_t gx = x0 + x;
     if constexpr (kXContig && kQuad && !kStraddle) {
       // No quad crosses the border (extent_x % 4 == 0, or the tile ends before it): a
@@ -269,10 +281,12 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   constexpr int BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk, TM = kCfg.tm, TN = kCfg.tn;
   constexpr int kThreads = kCfg.threads();
   constexpr int kLanesM = kCfg.lanes_m, kLanesN = kCfg.lanes_n();
-  // Two buffers of (BK, BM + 4) k-major op(A) and (BK, BN + 4) k-major op(B).
-  constexpr int PA = BM + 4, PB = BN + 4;
-  __shared__ __align__(16) float As[2][BK * PA];
-  __shared__ __align__(16) float Bs[2][BK * PB];
+  // Two buffers of (BK, BM + 4) k-major op(A) and (BK, BN + 4) k-major op(B). With BK = 16
+  // a k-contiguous operand's second group of 8 rows starts 8 floats later
+  // (StagedTileCopy::row_start).
+  constexpr int PA = BM + 4, PB = BN + 4, kSkew = BK >= 16 ? 8 * (BK / 8 - 1) : 0;
+  __shared__ __align__(16) float As[2][BK * PA + kSkew];
+  __shared__ __align__(16) float Bs[2][BK * PB + kSkew];
   float acc[TM][TN] = {};
   // The k this block covers: all of it, or its slice.
   const std::int64_t k_len =
@@ -324,8 +338,8 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     // (columns) are 4 * lane + {0..3} and 4 * lanes further of its warp tile.
     float fa[2][TM], fb[2][TN];
     const auto read_fragments = [&](int buf, int kk, int set) {
-      read_interleaved_fragment<kLanesM, TM>(&As[buf][kk * PA + warp_m0], lane_m, fa[set]);
-      read_interleaved_fragment<kLanesN, TN>(&Bs[buf][kk * PB + warp_n0], lane_n, fb[set]);
+      read_interleaved_fragment<kLanesM, TM>(&As[buf][CopyA::row_start(kk) + warp_m0], lane_m, fa[set]);
+      read_interleaved_fragment<kLanesN, TN>(&Bs[buf][CopyB::row_start(kk) + warp_n0], lane_n, fb[set]);
     };
     int buf = 0;
     // The BK k-steps of the tile in buffer `buf`, with the next tile (kNext: 0 none, 1 a
