@@ -53,6 +53,11 @@
 // before the half's last k-step, so one __syncthreads serves 16 k with the same 8 staging
 // registers. Measured (H200): 6% faster than BK = 8 in NT, 2-4.5% in TN, 0-2% slower in
 // NN and TT; auto takes it (and its `.repack` and `.splitk` twins) for NT and TN.
+// `.cp_async_a` (BK = 16, one copy group): an m-contiguous A (op N) skips the staging
+// registers: each thread issues its 16-byte quads as cp.async straight into a ring of
+// three shared slots, two k-tiles ahead, and waits for the next tile's group before the
+// barrier; B (and a k-contiguous A) still crosses the registers. Measured (H200): NN
+// 0.5-1.2% faster than BK = 8, and auto takes it there for aligned operands.
 // Requirements: the width's; split-K: batchCount = 1; static shared memory
 // 2 * BK * (BM + BN + 8) * 4 B.
 // Measured (H200, docs/ladder.md step 13): 0.96-0.97x cuBLAS SGEMM at 4096^3 / 8192^3 NN;
@@ -60,11 +65,13 @@
 // the clustered LDS.128 and the barrier), not instruction count.
 // Next step: tensor cores (a different ladder).
 #include <algorithm>
+#include <type_traits>
 
 #include "kernels/fp32_tile_common.cuh"
 #include "kernels/repack.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "kernels/workspace.hpp"
+#include "ptx/cp_async.cuh"
 #include "ptx/special_registers.cuh"
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
@@ -79,6 +86,9 @@ struct TilemmDoubleBufferConfig {
   int min_blocks_per_sm;  // __launch_bounds__ target: 65536 / (threads * this) registers
   bool split_k = false;   // slices of k in grid z, partial sums reduced by a second kernel
   int copy_groups = 1;    // the next k-tile crosses the staging registers in this many groups
+  // An m-contiguous op(A) (op N) is copied with cp.async straight into a ring of three
+  // shared slots, issued two k-tiles ahead, instead of through staging registers.
+  bool async_a = false;
 
   consteval int lanes_n() const { return 32 / lanes_m; }
   consteval int warp_tile_m() const { return tm * lanes_m; }
@@ -87,7 +97,7 @@ struct TilemmDoubleBufferConfig {
   consteval bool valid() const {
     return tm % 4 == 0 && tn % 4 == 0 && (lanes_m == 8 || lanes_m == 4) &&
            bm == warps_m * warp_tile_m() && bn == warps_n * warp_tile_n() && bk % 4 == 0 && threads() <= 1024 &&
-           min_blocks_per_sm >= 1 && copy_groups >= 1 && bk % copy_groups == 0;
+           min_blocks_per_sm >= 1 && copy_groups >= 1 && bk % copy_groups == 0 && (!async_a || quad_loads);
   }
 };
 
@@ -243,6 +253,52 @@ struct StagedTileCopy {
   }
 };
 
+// The `.cp_async_a` entries' copy of an m-contiguous op(A): the same threads, passes and
+// [k][x] places as StagedTileCopy's 16-byte quads, but each pass is one 16-byte cp.async
+// into a slot of the ring, so no staging registers and no STS. Borders need no clamped
+// repeat: a quad that crosses the matrix border (kStraddle) copies its elements inside and
+// the copy engine zero-fills the rest, as it does for the rows past k of the partial last
+// tile.
+template <int X, int BK, int kThreads, bool kStraddle>
+struct AsyncTileCopy {
+  using Geometry = StagedTileCopy<X, BK, kThreads, true, true, kStraddle, 1>;
+  static constexpr int P = Geometry::P, kOtherStep = Geometry::kOtherStep, kLoads = Geometry::kLoads;
+  __host__ __device__ static constexpr int row_start(int k) { return Geometry::row_start(k); }
+
+  const float* ptr;  // the thread's first quad in the next k-tile to copy (16-byte aligned)
+  int bytes;         // kStraddle: the bytes of that quad inside the matrix (else 16)
+  int smem_offset;   // where the quad lands in a [k][x] slot
+
+  __device__ __forceinline__ void init(const OperandView& g, std::int64_t x0, int tid) {
+    const int x = Geometry::first_x(tid), kk = Geometry::first_k(tid);
+    smem_offset = kk * P + x;
+    const std::int64_t gx = x0 + x;
+    if constexpr (kStraddle) {
+      // A quad wholly past the border copies nothing, from the column's first (aligned) quad.
+      const std::int64_t inside = std::clamp<std::int64_t>(g.extent_x - gx, 0, 4);
+      bytes = 4 * int(inside);
+      ptr = g.ptr + (inside > 0 ? gx : 0) + kk * g.ld;
+    } else {
+      // No quad crosses the border: one past it reads the last quad inside (StagedTileCopy).
+      bytes = 16;
+      ptr = g.ptr + std::min(gx, g.extent_x - 4) + kk * g.ld;
+    }
+  }
+
+  // Issues the next k-tile's copies into `slot` and moves on to the tile after it. kTail:
+  // the partial last tile, whose rows at k >= k_left are zero-filled.
+  template <bool kTail>
+  __device__ __forceinline__ void issue(float* slot, std::int64_t ld, int k_left) {
+#pragma unroll
+    for (int q = 0; q < kLoads; ++q) {
+      const float* src = ptr;
+      ptr += std::int64_t(kOtherStep) * ld;
+      const bool inside = !kTail || Geometry::first_k(int(ptx::tid_x())) + q * kOtherStep < k_left;
+      ptx::cp_async_cg_16(&slot[smem_offset + q * kOtherStep * P], src, inside ? (kStraddle ? bytes : 16) : 0);
+    }
+  }
+};
+
 // C(row .. row + 3, col) = alpha * acc + beta * C for rows inside the matrix: one 16-byte
 // access when the four rows are inside and the column is 16-byte aligned.
 __device__ __forceinline__ void store_quad(float* c_col, std::int64_t row, std::int64_t m, const float (&acc)[4],
@@ -281,11 +337,14 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   constexpr int BM = kCfg.bm, BN = kCfg.bn, BK = kCfg.bk, TM = kCfg.tm, TN = kCfg.tn;
   constexpr int kThreads = kCfg.threads();
   constexpr int kLanesM = kCfg.lanes_m, kLanesN = kCfg.lanes_n();
-  // Two buffers of (BK, BM + 4) k-major op(A) and (BK, BN + 4) k-major op(B). With BK = 16
-  // a k-contiguous operand's second group of 8 rows starts 8 floats later
+  // Two buffers of (BK, BM + 4) k-major op(A) and (BK, BN + 4) k-major op(B); three of
+  // op(A) when cp.async copies it two k-tiles ahead.
+  constexpr bool kAsyncA = kCfg.async_a && !kTransA;
+  constexpr int kSlotsA = kAsyncA ? 3 : 2;
+  // With BK = 16 a k-contiguous operand's second group of 8 rows starts 8 floats later
   // (StagedTileCopy::row_start).
   constexpr int PA = BM + 4, PB = BN + 4, kSkew = BK >= 16 ? 8 * (BK / 8 - 1) : 0;
-  __shared__ __align__(16) float As[2][BK * PA + kSkew];
+  __shared__ __align__(16) float As[kSlotsA][BK * PA + kSkew];
   __shared__ __align__(16) float Bs[2][BK * PB + kSkew];
   float acc[TM][TN] = {};
   // The k this block covers: all of it, or its slice.
@@ -298,7 +357,8 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   // then carry no test for it.
   const auto main_loop = [&]<bool kStraddleA, bool kStraddleB>() {
     constexpr int G = kCfg.copy_groups, kSegment = BK / G;
-    using CopyA = StagedTileCopy<BM, BK, kThreads, !kTransA, kCfg.quad_loads, kStraddleA, G>;
+    using CopyA = std::conditional_t<kAsyncA, AsyncTileCopy<BM, BK, kThreads, kStraddleA>,
+                                     StagedTileCopy<BM, BK, kThreads, !kTransA, kCfg.quad_loads, kStraddleA, G>>;
     using CopyB = StagedTileCopy<BN, BK, kThreads, kTransB, kCfg.quad_loads, kStraddleB, G>;
     const int tid = threadIdx.x;
     const int warp = tid / 32, lane = tid % 32;
@@ -323,22 +383,26 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     // load moves the copies on to the tile after it). kTail: the partial last tile
     // (k % BK != 0), whose elements past k read as zeros.
     const auto load_group = [&]<bool kTail>(int g) {
-      copy_a.template load<kTail>(p.lda, kTail ? k_tail : BK, g);
+      if constexpr (!kAsyncA) copy_a.template load<kTail>(p.lda, kTail ? k_tail : BK, g);
       copy_b.template load<kTail>(p.ldb, kTail ? k_tail : BK, g);
       if (g == G - 1) {
-        copy_a.advance();
+        if constexpr (!kAsyncA) copy_a.advance();
         copy_b.advance();
       }
     };
     const auto store_group = [&](int buffer, int g) {
-      copy_a.store(As[buffer], g);
+      if constexpr (!kAsyncA) copy_a.store(As[buffer], g);
       copy_b.store(Bs[buffer], g);
     };
+
+    // kAsyncA: the slot of op(A)'s ring being read (tile t in slot t % 3).
+    int slot_a = 0;
     // Both fragment sets: [set][i], set kk % 2 feeds k-step kk. A thread's rows
     // (columns) are 4 * lane + {0..3} and 4 * lanes further of its warp tile.
     float fa[2][TM], fb[2][TN];
     const auto read_fragments = [&](int buf, int kk, int set) {
-      read_interleaved_fragment<kLanesM, TM>(&As[buf][CopyA::row_start(kk) + warp_m0], lane_m, fa[set]);
+      read_interleaved_fragment<kLanesM, TM>(&As[kAsyncA ? slot_a : buf][CopyA::row_start(kk) + warp_m0], lane_m,
+                                             fa[set]);
       read_interleaved_fragment<kLanesN, TN>(&Bs[buf][CopyB::row_start(kk) + warp_n0], lane_n, fb[set]);
     };
     int buf = 0;
@@ -346,7 +410,7 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     // full tile, 2 the partial last tile) copied into the other buffer in G groups: group
     // g is loaded at the start of the tile's segment g of BK / G k-steps and stored before
     // the segment's last k-step, which then loads group g + 1 (after the last group: the
-    // barrier).
+    // barrier, which with kAsyncA first waits for op(A)'s copies of the next tile).
     const auto compute_tile = [&]<int kNext>() {
       if constexpr (kNext != 0) load_group.template operator()<kNext == 2>(0);
 #pragma unroll
@@ -359,8 +423,10 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
           if (g + 1 < G) {
             load_group.template operator()<kNext == 2>(g + 1);
           } else {
+            if constexpr (kAsyncA) ptx::cp_async_wait_group<1>();
             __syncthreads();
             buf ^= 1;
+            if constexpr (kAsyncA) slot_a = slot_a == 2 ? 0 : slot_a + 1;
           }
         }
         if (kk < BK - 1) {
@@ -380,6 +446,24 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     // can_implement), and the partial last tile is loaded by a copy of the loop body.
     const int full_tiles = int(k_len / BK);
     const bool partial = k_tail != 0;
+    // kAsyncA: op(A)'s k-tile `tile` (if there is one) copied into ring slot `slot`, and a
+    // cp.async group committed either way, so that at every barrier the group of the tile
+    // after next is the one left in flight. Its first two tiles go into slots 0 and 1, and
+    // before each tile the one after next goes into the slot the previous tile read (every
+    // warp left it at the previous barrier).
+    const auto issue_a = [&](int tile, int slot) {
+      if constexpr (kAsyncA) {
+        if (tile < full_tiles) {
+          copy_a.template issue<false>(As[slot], p.lda, BK);
+        } else if (tile == full_tiles && partial) {
+          copy_a.template issue<true>(As[slot], p.lda, k_tail);
+        }
+        ptx::cp_async_commit_group();
+      }
+    };
+    const auto slot_after_next = [&] { return slot_a == 0 ? 2 : slot_a - 1; };
+    issue_a(0, 0);
+    issue_a(1, 1);
 #pragma unroll
     for (int g = 0; g < G; ++g) {
       if (full_tiles > 0) {
@@ -389,10 +473,17 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
       }
       store_group(0, g);
     }
+    if constexpr (kAsyncA) ptx::cp_async_wait_group<1>();
     __syncthreads();
     read_fragments(0, 0, 0);
-    for (int t = 1; t < full_tiles; ++t) compute_tile.template operator()<1>();
-    if (partial && full_tiles > 0) compute_tile.template operator()<2>();
+    for (int t = 1; t < full_tiles; ++t) {
+      issue_a(t + 1, slot_after_next());
+      compute_tile.template operator()<1>();
+    }
+    if (partial && full_tiles > 0) {
+      issue_a(full_tiles + 1, slot_after_next());
+      compute_tile.template operator()<2>();
+    }
     compute_tile.template operator()<0>();
   };
   // A quad crosses the border only in the last tile along an x-contiguous extent that is
@@ -500,7 +591,8 @@ std::string double_buffer_name() {
   return "double_buffer." + std::to_string(kCfg.bm) + "x" + std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) +
          ".w" + std::to_string(kCfg.warp_tile_m()) + "x" + std::to_string(kCfg.warp_tile_n()) + ".t" +
          std::to_string(kCfg.tm) + "x" + std::to_string(kCfg.tn) + (kCfg.quad_loads ? ".ldg128" : ".ldg32") +
-         (kCfg.copy_groups > 1 ? ".g" + std::to_string(kCfg.copy_groups) : "") + (kCfg.split_k ? ".splitk" : "") +
+         (kCfg.copy_groups > 1 ? ".g" + std::to_string(kCfg.copy_groups) : "") + (kCfg.async_a ? ".cp_async_a" : "") +
+         (kCfg.split_k ? ".splitk" : "") +
          (kRepack ? ".repack" : "");
 }
 
@@ -578,12 +670,13 @@ KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts
               (kCfg.copy_groups > 1 ? ", the next k-tile staged in " + std::to_string(kCfg.copy_groups) +
                                           " groups of loads (one barrier per " + std::to_string(kCfg.bk) + " k)"
                                     : std::string()) +
+              (kCfg.async_a ? ", an m-contiguous A copied by cp.async into a three-slot ring two k-tiles ahead" : "") +
               (kCfg.split_k ? ", k split across blocks and reduced in order (few-tile problems)" : "") +
               (kRepack ? ", operands that are not 16-byte aligned copied first into an aligned workspace, "
                          "large NT or TN products run as NN after transposing one operand where NN is faster"
                        : "");
   e.dtypes = "fp32";
-  e.min_compute_capability = 75;
+  e.min_compute_capability = kCfg.async_a ? 80 : 75;
   e.requirements = std::string(kRepack ? "a workspace for each operand copied (not 16-byte aligned with ld a "
                                          "multiple of 4, or transposed): ld' x columns floats, ld' rounded up to 4 "
                                          "(stream-ordered); aligned operands fall back to no copy if it cannot be had"
@@ -595,7 +688,7 @@ KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts
   e.auto_eligible = true;
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_fp32(p);
-    if (r.empty()) r = require_compute_capability(dev, 75);
+    if (r.empty()) r = require_compute_capability(dev, kCfg.async_a ? 80 : 75);
     if (r.empty() && kCfg.quad_loads && !kRepack) r = require_quad_alignment(p);
     if (r.empty() && (p.m + kCfg.bm - 1) / kCfg.bm > 2147483647LL) r = "grid x dimension exceeded";
     // The k-loop counts tiles in 32 bits.
@@ -655,7 +748,7 @@ void register_double_buffer_config(Registry& r, double relative_speed_quad, doub
 namespace tilemm {
 
 // {bm, bn, bk, tm, tn, lanes_m, warps_m, warps_n, (load width, set per entry), min blocks
-// per SM, split-K, copy groups}.
+// per SM, split-K, copy groups, cp.async for an m-contiguous A}.
 void register_double_buffer(Registry& r) {
   using namespace kernels;
   constexpr auto with_split_k = [](TilemmDoubleBufferConfig c) {
@@ -674,6 +767,14 @@ void register_double_buffer(Registry& r) {
   r.add(make_double_buffer_entry<kTwoGroups>(1.23, kTwoGroupsSpeeds));
   r.add(make_double_buffer_entry<kTwoGroups, true>(1.23, kTwoGroupsSpeeds));
   r.add(make_double_buffer_entry<with_split_k(kTwoGroups)>(1.23, kTwoGroupsSpeeds));
+  // BK = 16 in one copy group with an m-contiguous A copied by cp.async two k-tiles ahead:
+  // 0.5-1.2% faster than the BK = 8 entry in NN (H200, 2048^3-8192^3, three processes;
+  // docs/ladder.md step 13), so `auto` takes it there for aligned operands; in the other
+  // layouts the entries above stay ahead or tie (ties go to the earlier entry). No
+  // `.repack` twin: on copied operands its estimate would turn TN into NN, which ran
+  // slower than `.g2`'s TN.
+  constexpr TilemmDoubleBufferConfig kAsyncA{128, 128, 16, 8, 8, 8, 2, 4, true, 2, false, 1, true};
+  r.add(make_double_buffer_entry<kAsyncA>(1.23, LayoutSpeeds{1.007, 1.035, 1.005, 1.0}));
 }
 
 }  // namespace tilemm
