@@ -58,8 +58,9 @@
 // three shared slots, two k-tiles ahead, and waits for the next tile's group before the
 // barrier; B (and a k-contiguous A) still crosses the registers. Measured (H200): NN
 // 0.5-1.2% faster than BK = 8, and auto takes it there for aligned operands.
-// Requirements: the width's; split-K: batchCount = 1; static shared memory
-// 2 * BK * (BM + BN + 8) * 4 B.
+// Requirements: the width's; split-K: batchCount = 1; `.cp_async_a`: sm_80 (cp.async).
+// Static shared memory: two buffers per operand of BK * (X + 4) floats (+ 8 with BK = 16),
+// and a third of A for `.cp_async_a`: 16.5 KB at BK = 8, 33.1 KB or 41.4 KB at BK = 16.
 // Measured (H200, docs/ladder.md step 13): 0.96-0.97x cuBLAS SGEMM at 4096^3 / 8192^3 NN;
 // what is left is issue efficiency (85% against cuBLAS's 90%: dispatch stalls around
 // the clustered LDS.128 and the barrier), not instruction count.
