@@ -104,6 +104,11 @@ struct TilemmDoubleBufferConfig {
 
 namespace tilemm::kernels {
 
+// How many floats row k of a k-contiguous operand's [k][x] buffer sits past k * pitch:
+// 8 per group of 8 rows before it when BK >= 16 (StagedTileCopy::row_start says why), none
+// with BK = 8. The buffers are sized with it too.
+__host__ __device__ constexpr int k_contiguous_row_skew(int bk, int k) { return bk >= 16 ? 8 * (k / 8) : 0; }
+
 // One operand's share of the global -> register -> shared copy of a k-tile, for one
 // thread. The X x BK tile (X = BM or BN) is stored [k][x] with pitch P = X + 4. A thread
 // owns kLoads groups of kWidth elements along the storage's contiguous direction: one
@@ -142,8 +147,9 @@ struct StagedTileCopy {
   // 8 rows therefore starts 8 floats (32 bytes: the 16-byte fragment reads stay aligned)
   // after the previous group's pitch, which puts rows k and k + 8 eight banks apart; the
   // readers add the same constant per row. BK = 8 has one group, so no skew.
-  static constexpr bool kSkewed = !kXContig && BK >= 16;
-  __host__ __device__ static constexpr int row_start(int k) { return k * P + (kSkewed ? 8 * (k / 8) : 0); }
+  __host__ __device__ static constexpr int row_start(int k) {
+    return k * P + (kXContig ? 0 : k_contiguous_row_skew(BK, k));
+  }
 
   // Sets up the copy of the operand's tile at x0 (k starts at 0). Rows (x) past the
   // matrix read a row inside it instead: they only feed accumulators that are never
@@ -344,7 +350,7 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   constexpr int kSlotsA = kAsyncA ? 3 : 2;
   // With BK = 16 a k-contiguous operand's second group of 8 rows starts 8 floats later
   // (StagedTileCopy::row_start).
-  constexpr int PA = BM + 4, PB = BN + 4, kSkew = BK >= 16 ? 8 * (BK / 8 - 1) : 0;
+  constexpr int PA = BM + 4, PB = BN + 4, kSkew = k_contiguous_row_skew(BK, BK - 1);
   __shared__ __align__(16) float As[kSlotsA][BK * PA + kSkew];
   __shared__ __align__(16) float Bs[2][BK * PB + kSkew];
   float acc[TM][TN] = {};
