@@ -1095,9 +1095,11 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // against 21.3, but 3000^3 152 against 113 for the 256 x 128 cluster entry, and tf32
     // TN 1000^3 17.2 against 15.9. Elsewhere the pairing costs more than it saves.
     double speed = relative_speed;
+    // Whether an operand's columns start a whole number of 128-byte lines apart.
+    const auto on_whole_lines = [](std::int64_t ld, DType type) { return ld * dtype_size(type) % 128 == 0; };
     if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kSpeedWhereBIsOffLines = 0.85;
-      if (p.ldb * dtype_size(p.b_type) % 128 != 0 && tiles <= 2 * dev.sm_count) speed = kSpeedWhereBIsOffLines;
+      if (!on_whole_lines(p.ldb, p.b_type) && tiles <= 2 * dev.sm_count) speed = kSpeedWhereBIsOffLines;
     }
     // The staged 128 x 128 tile where A's and B's columns lie on whole 128-byte lines:
     // per tile slot 0.93-0.99 of the 256 x 128 cluster entry on the LLM-layer shapes with
@@ -1106,9 +1108,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // keeps its 0.83 (bf16 6000^3: 797 us against 657 for the cluster entry).
     if constexpr (kCfg.bm == 128 && kCfg.bn == 128 && kCfg.tma_store) {
       constexpr double kSpeedOnWholeLines = 0.95;
-      if (p.lda * dtype_size(p.a_type) % 128 == 0 && p.ldb * dtype_size(p.b_type) % 128 == 0) {
-        speed = kSpeedOnWholeLines;
-      }
+      if (on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type)) speed = kSpeedOnWholeLines;
     }
     constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
