@@ -538,13 +538,14 @@ int double_buffer_blocks_per_sm() {
   return blocks;
 }
 
-// The number of k-slices of a split-K configuration: about one full wave of blocks, each
-// slice at least 128 k long (16 k-tiles of 8), at most 32 (split_k_reduce.hpp).
+// The number of k-slices of a split-K configuration: about one full wave of blocks, or
+// more where that leaves the last wave less than 90% full, each slice at least 128 k long
+// (16 k-tiles of 8), at most 32 (split_k_reduce.hpp).
 template <TilemmDoubleBufferConfig kCfg>
 int double_buffer_slices(const GemmProblem& p, int sm_count) {
   const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn);
-  return split_k_slices(tiles, std::int64_t(sm_count) * double_buffer_blocks_per_sm<kCfg>(), p.k / kCfg.bk,
-                        std::max(1, 128 / kCfg.bk), 32);
+  return split_k_slices_filling_waves(tiles, std::int64_t(sm_count) * double_buffer_blocks_per_sm<kCfg>(), p.k,
+                                      kCfg.bk, std::max(1, 128 / kCfg.bk), 32, 0.9);
 }
 
 // Launches the tile grid, split into launches of at most 65535 column tiles and 65535

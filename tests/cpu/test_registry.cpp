@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/split_k_reduce.hpp"
 #include "registry/registry.hpp"
 #include "tilemm/tilemm.h"
 
@@ -617,6 +618,20 @@ TEST(Registry, AutoChargesWgmmaRsSlicesAtL2Speed) {
   EXPECT_EQ(auto_choice(typed_problem("tf32", 64, 8192, 8192, Op::N, Op::N)), wide_split);     // 85.3 against 109.7
   EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 14336, 4096, Op::N, Op::N)), wide_split);   // 85.2 against 94.0
   EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 4096, 11008, Op::N, Op::N)), wide_split);   // 66.9 against 71.0
+}
+
+TEST(SplitK, ShortBlocksTakeTheSlicesThatFillTheirLastWave) {
+  using tilemm::kernels::split_k_slices_filling_waves;
+  // The fp32 tiles on an H200: 132 SMs x 2 blocks of 128 x 128, k-tiles of 8, slices of at
+  // least 16 k-tiles, at most 32. 128 x 14336 x 4096 has 112 tiles: 2 slices (224 blocks)
+  // fill 85% of one wave, 7 slices (784 blocks) 99% of three.
+  EXPECT_EQ(split_k_slices_filling_waves(112, 264, 4096, 8, 16, 32, 0.9), 7);
+  // 1000^3: 64 tiles in 4 slices already fill 97%.
+  EXPECT_EQ(split_k_slices_filling_waves(64, 264, 1000, 8, 16, 32, 0.9), 4);
+  // Tiles for half the slots or more stay whole.
+  EXPECT_EQ(split_k_slices_filling_waves(200, 264, 4096, 8, 16, 32, 0.9), 1);
+  // A short k caps the count: k = 256 allows two slices of 16 k-tiles.
+  EXPECT_EQ(split_k_slices_filling_waves(112, 264, 256, 8, 16, 32, 0.9), 2);
 }
 
 }  // namespace
