@@ -539,13 +539,24 @@ int double_buffer_blocks_per_sm() {
 }
 
 // The number of k-slices of a split-K configuration: about one full wave of blocks, or
-// more where that leaves the last wave less than 90% full, each slice at least 128 k long
-// (16 k-tiles of 8), at most 32 (split_k_reduce.hpp).
+// more where a product of at most one wave of tiles would leave its last wave less than
+// 90% full, each slice at least 128 k long (16 k-tiles of 8), at most 32 (split_k_reduce.hpp).
 template <TilemmDoubleBufferConfig kCfg>
 int double_buffer_slices(const GemmProblem& p, int sm_count) {
   const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn);
   return split_k_slices_filling_waves(tiles, std::int64_t(sm_count) * double_buffer_blocks_per_sm<kCfg>(), p.k,
                                       kCfg.bk, std::max(1, 128 / kCfg.bk), 32, 0.9);
+}
+
+// The share of a split-K call left to its GEMM kernel, 2mnk / (2mnk + the partial sums'
+// cost): each slice's fp32 product written and read back, 8 bytes per slice and element,
+// at 16 FLOP per byte as the `.repack` copies are charged (double_buffer_repack_choice).
+// 0.90 for 7 slices at k = 4096, 0.80 for 4 at k = 1000: with a flat 0.85 the whole tiles
+// kept 224-tile products (85% of one wave), which 7 slices ran 10% faster (H200).
+inline double double_buffer_split_k_share(const GemmProblem& p, int slices) {
+  constexpr double kFlopPerByte = 16.0;
+  const double flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
+  return flops / (flops + kFlopPerByte * 8.0 * double(slices) * double(p.m) * double(p.n));
 }
 
 // Launches the tile grid, split into launches of at most 65535 column tiles and 65535
@@ -734,7 +745,8 @@ KernelEntry make_double_buffer_entry(double relative_speed, LayoutSpeeds layouts
       const DoubleBufferRepackChoice choice = double_buffer_repack_choice(p, layouts);
       speed *= choice.copies ? choice.speed : 0.99;
     }
-    return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, speed, slices);
+    return fp32_tile_score(p, kCfg.bm, kCfg.bn, resident, speed, slices,
+                           slices > 1 ? double_buffer_split_k_share(p, slices) : 0.0);
   };
   return e;
 }

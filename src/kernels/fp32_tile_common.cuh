@@ -207,18 +207,19 @@ __device__ __forceinline__ OperandView operand_b(const GemmParams& p, std::int64
 // double_buffer): above every earlier step's priority (< 1000), then relative speed x wave
 // efficiency x tile fill, a relative throughput estimate. Tile fill is the share of each
 // tile's FFMAs that lands inside the matrix (m = 16 in a 128-row tile computes 112 rows of
-// zeros). Split-K (split_slices > 0) counts its slices as tiles and pays 0.85 for the
-// partial sums' extra traffic and the second kernel; with a single slice it is never the
-// choice (0.5), which sends the problem to the same tiles' plain entry. An entry without
-// a plain twin (skinny_splitk) passes 0 for a single slice instead.
+// zeros). Split-K (split_slices > 0) counts its slices as tiles and pays split_share for
+// the partial sums' extra traffic and the second kernel (0.85 unless the family models
+// it: double_buffer_split_k_share); with a single slice it is never the choice (0.5), which
+// sends the problem to the same tiles' plain entry. An entry without a plain twin
+// (skinny_splitk) passes 0 for a single slice instead.
 inline double fp32_tile_score(const GemmProblem& p, int bm, int bn, std::int64_t resident_blocks,
-                              double relative_speed, int split_slices) {
+                              double relative_speed, int split_slices, double split_share = 0.85) {
   const std::int64_t tiles_m = (p.m + bm - 1) / bm, tiles_n = (p.n + bn - 1) / bn;
   std::int64_t units = tiles_m * tiles_n * p.batch;
   double split_factor = 1.0;
   if (split_slices > 0) {
     units *= split_slices;
-    split_factor = split_slices > 1 ? 0.85 : 0.5;
+    split_factor = split_slices > 1 ? split_share : 0.5;
   }
   const double fill = double(p.m) / double(tiles_m * bm) * double(p.n) / double(tiles_n * bn);
   return 1000.0 + 100.0 * relative_speed * wave_efficiency(units, resident_blocks) * fill * split_factor;

@@ -31,12 +31,13 @@ inline std::int64_t split_k_slice_length(std::int64_t k, int slices, int bk) {
 }
 
 // split_k_slices for kernels whose k-slices are many short blocks (the fp32 tiles, two
-// or more per SM): when that count leaves the last wave of blocks less than `min_fill`
-// full (112 tiles on 264 block slots: 2 slices fill 85% of one wave, so some SMs run one
-// block and others two), the smallest larger count within the same bounds whose launch
-// (ceil(k / slice length) slices, as above) fills at least that much (7 slices: 784
-// blocks, 99% of three waves). A problem split_k_slices leaves whole stays whole: it has
-// tiles enough for half the slots or more.
+// or more per SM), for products of at most one wave of tiles: when that count leaves the
+// last wave of blocks less than `min_fill` full, the smallest larger count within the same
+// bounds whose launch (ceil(k / slice length) slices, as above) fills at least that much.
+// 112 tiles on 264 block slots: 2 slices fill 85% of one wave (some SMs run one block and
+// others two), 7 slices 99% of three; 224 tiles, which split_k_slices leaves whole, fill
+// 85% of one wave, and 7 slices 99% of six. Products of more tiles than slots keep
+// split_k_slices' count (1).
 inline int split_k_slices_filling_waves(std::int64_t tiles, std::int64_t resident_blocks, std::int64_t k, int bk,
                                         std::int64_t min_k_tiles, int max_slices, double min_fill) {
   const int first = split_k_slices(tiles, resident_blocks, k / bk, min_k_tiles, max_slices);
@@ -44,7 +45,7 @@ inline int split_k_slices_filling_waves(std::int64_t tiles, std::int64_t residen
     const std::int64_t length = split_k_slice_length(k, slices, bk);
     return int((k + length - 1) / length);
   };
-  if (first < 2 || wave_efficiency(tiles * launched(first), resident_blocks) >= min_fill) return first;
+  if (tiles > resident_blocks || wave_efficiency(tiles * launched(first), resident_blocks) >= min_fill) return first;
   const int last = int(std::min<std::int64_t>(max_slices, k / bk / min_k_tiles));
   for (int slices = first + 1; slices <= last; ++slices) {
     if (wave_efficiency(tiles * launched(slices), resident_blocks) >= min_fill) return slices;

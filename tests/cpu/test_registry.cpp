@@ -628,8 +628,13 @@ TEST(SplitK, ShortBlocksTakeTheSlicesThatFillTheirLastWave) {
   EXPECT_EQ(split_k_slices_filling_waves(112, 264, 4096, 8, 16, 32, 0.9), 7);
   // 1000^3: 64 tiles in 4 slices already fill 97%.
   EXPECT_EQ(split_k_slices_filling_waves(64, 264, 1000, 8, 16, 32, 0.9), 4);
-  // Tiles for half the slots or more stay whole.
-  EXPECT_EQ(split_k_slices_filling_waves(200, 264, 4096, 8, 16, 32, 0.9), 1);
+  // Tiles for half the slots or more, in one wave that is less than 90% full: 224 tiles
+  // (256 x 14336) fill 85%, 7 slices 99% of six waves; 200 fill 76%, 5 slices 95%.
+  EXPECT_EQ(split_k_slices_filling_waves(224, 264, 4096, 8, 16, 32, 0.9), 7);
+  EXPECT_EQ(split_k_slices_filling_waves(200, 264, 4096, 8, 16, 32, 0.9), 5);
+  // One wave 97% full (2048^3: 256 tiles), or more tiles than slots: whole.
+  EXPECT_EQ(split_k_slices_filling_waves(256, 264, 2048, 8, 16, 32, 0.9), 1);
+  EXPECT_EQ(split_k_slices_filling_waves(300, 264, 4096, 8, 16, 32, 0.9), 1);
   // A short k caps the count: k = 256 allows two slices of 16 k-tiles.
   EXPECT_EQ(split_k_slices_filling_waves(112, 264, 256, 8, 16, 32, 0.9), 2);
 }
