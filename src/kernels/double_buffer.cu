@@ -278,7 +278,7 @@ struct AsyncTileCopy {
 
   __device__ __forceinline__ void init(const OperandView& g, std::int64_t x0, int tid) {
     const int x = Geometry::first_x(tid), kk = Geometry::first_k(tid);
-    smem_offset = kk * P + x;
+    smem_offset = row_start(kk) + x;
     const std::int64_t gx = x0 + x;
     if constexpr (kStraddle) {
       // A quad wholly past the border copies nothing, from the column's first (aligned) quad.
