@@ -440,7 +440,8 @@ TEST(Registry, AutoDoublesTheTilesWhere128RowTilesFillHalfTheGpu) {
   EXPECT_EQ(nn("bf16", 64, 14336, 4096), "wgmma.bf16" + narrow);   // 35.9 against 42.0 (128 x 128)
   EXPECT_EQ(nn("bf16", 32, 4096, 11008), "wgmma.bf16.64x128x64.s8.persistent.splitk");  // 30.8 against 44.7
   // The larger tiles stay where they fill the GPU (64 x 128: 34.4, 32.2, 37.5 us).
-  EXPECT_EQ(nn("bf16", 2048, 2048, 2048), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");  // 33.4
+  // 2048^3 takes the ping-pong 128 x 128 tile since it landed (28.8 against 32.7 for the cluster entry).
+  EXPECT_EQ(nn("bf16", 2048, 2048, 2048), "wgmma.bf16.128x128x64.s6.persistent.tmastore.pingpong");
   EXPECT_EQ(nn("bf16", 512, 4096, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");      // 29.2
   EXPECT_EQ(nn("bf16", 128, 11008, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");     // 31.2
 }
@@ -470,7 +471,8 @@ TEST(Registry, AutoTakesThreeConsumersWhere128RowTilesLeaveTheLastWaveEmpty) {
       {"fp16", 1536, 1536, 1536, "128x192x64.s4.persistent.tmastore"},
       {"bf16", 3072, 3072, 3072, "128x192x64.s4.persistent.tmastore"},  // 78.6 against 91.5 (stream-K)
       {"bf16", 256, 11008, 4096, "128x192x64.s4.persistent.tmastore"},  // 37.9 against 46.7 (64 x 128)
-      {"bf16", 512, 11008, 4096, "128x192x64.s4.persistent.tmastore"},  // 72.9 against 91.9 (stream-K)
+      // Since the ping-pong 128 x 128 tile landed, it takes these (69.1 against 70.2 here).
+      {"bf16", 512, 11008, 4096, "128x128x64.s6.persistent.tmastore.pingpong"},  // 72.9 against 91.9 (stream-K)
       // Where the 256 x 128 cluster tiles or the 128 x 128 tiles fill their waves, they stay.
       {"bf16", 4096, 4096, 4096, "256x128x64.s4.persistent.c2.tmastore"},  // 209.6 against 236.4
       // 8192^3: the new tile ran 0.979-1.035x cuBLAS per run in three processes, the cluster
@@ -478,7 +480,8 @@ TEST(Registry, AutoTakesThreeConsumersWhere128RowTilesLeaveTheLastWaveEmpty) {
       {"bf16", 8192, 8192, 8192, "256x128x64.s4.persistent.c2.tmastore"},
       {"bf16", 4096, 14336, 4096, "256x128x64.s4.persistent.c2.tmastore"},  // 721.8 against 732.3
       {"bf16", 256, 14336, 4096, "256x128x64.s4.persistent.c2.tmastore"},   // 53.6 against 77.8
-      {"bf16", 384, 11008, 4096, "128x128x64.s6.persistent.tmastore"},      // 49.7 against 67.4
+      // 49.7 against 67.4; the ping-pong 128 x 128 tile now 50.0 against 51.4 (cooperative)
+      {"bf16", 384, 11008, 4096, "128x128x64.s6.persistent.tmastore.pingpong"},
       {"bf16", 1000, 1000, 1000, "64x128x64.s8.persistent.c2m.tmastore"},   // 10.0 against 14.3
   });
 }
@@ -584,8 +587,10 @@ TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
       {"bf16", 512, 4096, 14336, "128x128x64.s6.persistent.tmastore"},   // 81.3 against 98.1
       {"bf16", 768, 8192, 28672, "128x192x64.s4.persistent.tmastore"},   // 453.6 against 514.6
       {"tf32", 512, 4096, 11008, "128x128x32.s6.persistent.tmastore"},   // 119.6 against 169.5
-      {"tf32", 512, 11008, 4096, "128x192x32.s4.persistent.tmastore"},   // 130.3 against 144.4
-      {"tf32", 1536, 4096, 11008, "128x192x32.s4.persistent.tmastore"},  // 343.1 against 400.3
+      // 130.3 and 343.1 for the 128 x 192 tile against 144.4 and 400.3; the ping-pong 128 x 128
+      // tile now: 131.2 against 129.7 (1% slower) and 345.5 against 350.0.
+      {"tf32", 512, 11008, 4096, "128x128x32.s6.persistent.tmastore.pingpong"},
+      {"tf32", 1536, 4096, 11008, "128x128x32.s6.persistent.tmastore.pingpong"},
       // Where the tiles are short or many, stream-K's even split still wins and stays.
       {"bf16", 5120, 5120, 5120, "256x128x64.s4.persistent.c2.tmastore.streamk"},   // 366.2 against 377.1
       {"tf32", 2560, 2560, 2560, "256x128x32.s4.persistent.c2.tmastore.streamk"},   // 109.6 against 113.1
@@ -595,12 +600,14 @@ TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
 
 TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
   // Measured on the H200 (docs/ladder.md, "The 128 x 128 tile on whole lines"), us per run,
-  // auto's new pick against its previous one in the same process.
+  // auto's new pick against its previous one in the same process. The ping-pong 128 x 128
+  // tile (same tiles, one consumer warpgroup a tile) has taken them over since: 159.1 against
+  // 162.6, 785.2 against 786.1, 336.9 against 337.7, 1629 against 1635.
   expect_native_choices({
-      {"bf16", 1024, 14336, 4096, "128x128x64.s6.persistent.tmastore"},  // 160.7 against 172.4
-      {"bf16", 1280, 8192, 28672, "128x128x64.s6.persistent.tmastore"},  // 811.1 against 861.3
-      {"fp16", 512, 28672, 8192, "128x128x64.s6.persistent.tmastore"},   // 333.4 against 345.8
-      {"tf32", 1280, 8192, 28672, "128x128x32.s6.persistent.tmastore"},  // 1578 against 1665
+      {"bf16", 1024, 14336, 4096, "128x128x64.s6.persistent.tmastore.pingpong"},  // 160.7 against 172.4
+      {"bf16", 1280, 8192, 28672, "128x128x64.s6.persistent.tmastore.pingpong"},  // 811.1 against 861.3
+      {"fp16", 512, 28672, 8192, "128x128x64.s6.persistent.tmastore.pingpong"},   // 333.4 against 345.8
+      {"tf32", 1280, 8192, 28672, "128x128x32.s6.persistent.tmastore.pingpong"},  // 1578 against 1665
       // Columns off whole 128-byte lines (6000 bf16 = 12000 bytes): 797.3 against 654.7.
       {"bf16", 6000, 6000, 6000, "256x128x64.s4.persistent.c2.tmastore.streamk"},
       // Where the cluster tiles fill their waves they stay (4096^3: 3.88 waves).
@@ -640,3 +647,30 @@ TEST(SplitK, ShortBlocksTakeTheSlicesThatFillTheirLastWave) {
 }
 
 }  // namespace
+
+TEST(Registry, AutoAlternatesWholeTilesWhereCooperativeTilesAreShort) {
+  // Measured on the H200 (docs/ladder.md, "A whole tile per consumer"), us per run, the
+  // ping-pong 128 x 128 tile against auto's previous pick in the same process: where a
+  // 256 x 128 tile is short (k up to ~3000) or the cooperative tiles fill their waves worse,
+  // hiding each tile's epilogue behind the other consumer's k-loop wins; from k = 4096 with
+  // full waves, one tile per CTA, or columns off whole 128-byte lines, it does not.
+  const std::string pp = "128x128x64.s6.persistent.tmastore.pingpong";
+  expect_native_choices({
+      {"bf16", 2048, 2048, 2048, pp.c_str()},    // 28.8 against 32.7 (256 x 128 cluster entry)
+      {"fp16", 2048, 2048, 2048, pp.c_str()},    // 29.4 against 33.1
+      {"bf16", 4096, 4096, 1024, pp.c_str()},    // 53.5 against 58.6
+      {"bf16", 1536, 8192, 1024, pp.c_str()},    // 41.9 against 46.8
+      {"bf16", 2048, 11008, 1024, pp.c_str()},   // 70.2 against 74.8 (cooperative 128 x 128)
+      {"fp16", 768, 14336, 512, pp.c_str()},     // 28.0 against 32.4
+      {"bf16", 4096, 11008, 4096, pp.c_str()},   // 483.2 against 495.3 (its last wave is fuller)
+      {"tf32", 3072, 4096, 512, "128x128x32.s6.persistent.tmastore.pingpong"},  // 43.7 against 49.8
+      {"bf16", 4096, 4096, 4096, "256x128x64.s4.persistent.c2.tmastore"},   // 180.4 against 181.2
+      {"bf16", 4096, 4096, 11008, "256x128x64.s4.persistent.c2.tmastore"},  // 465.7 against 487.6
+      {"bf16", 6144, 6144, 6144, "256x128x64.s4.persistent.c2.tmastore"},   // 620.0 against 626.6
+      {"bf16", 3072, 3072, 3072, "128x192x64.s4.persistent.tmastore"},      // 80.8 against 87.6
+      {"bf16", 128, 11008, 4096, "128x128x64.s6.persistent.tmastore"},      // 32.2 against 33.5
+      {"bf16", 512, 4096, 3072, "128x128x64.s6.persistent.tmastore"},       // 24.4 against 25.3
+  });
+  // bf16 2000^3: columns 4000 bytes apart.
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 2000, 2000, 2000)), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
+}
