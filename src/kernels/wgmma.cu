@@ -142,8 +142,9 @@ struct TilemmWgmmaConfig {
     return std::int64_t(stages) * stage_bytes() + barrier_bytes() + staging_bytes() + 1024;
   }
   consteval bool valid() const {
-    return (bm == 64 || bm == 128 || bm == 256) && (pingpong ? bn == 64 || (bn == 128 && bm <= 128) : bn == 128 || bn == 192) && stages >= 2 &&
-           stages <= 12 && !(pingpong && (split_k || stream_k || !persistent)) &&
+    return (bm == 64 || bm == 128 || bm == 256) &&
+           (pingpong ? bn == 64 || (bn == 128 && bm <= 128) : bn == 128 || bn == 192) && stages >= 2 && stages <= 12 &&
+           !(pingpong && (split_k || stream_k || !persistent)) &&
            (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 && 16 * stages <= 1024 &&
            (cluster_m == 1 || (cluster_m == 2 && cluster_n == 1 && (bn / cluster_m) % 64 == 0 && !split_k &&
                                !stream_k)) &&
@@ -1135,12 +1136,12 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // The 128 x 128 ping-pong tile: its k-loop runs at ~0.965 of the 256 x 128 cluster
     // entry's rate (H200, 4096^3: 3% fewer cycles under Nsight Compute's fixed clock, but
     // without the multicast 1.34x the L2 sector reads and 1.22x the DRAM reads, and as fast
-    // in the bench, where the power cap sets the clock), and no
-    // epilogue stops the tensor cores, where the cooperative tile stops them ~1.5 us a tile
-    // (the staged epilogue and the next tile's first stage). So it wins where a 256 x 128
-    // tile is short: k = 1024 9% faster, 2048^3 12%, 2560^3 5%; ties at k = 4096; loses at
-    // k = 6144-11008 (docs/ladder.md, "A whole tile per consumer").
-    // Off whole 128-byte lines it reads like the cooperative 128 x 128 tile (below), which
+    // in the bench, where the power cap sets the clock), and no epilogue stops the tensor
+    // cores, where the cooperative tile stops them ~1.5 us a tile (the staged epilogue and
+    // the next tile's first stage). So it wins where a 256 x 128 tile is short: k = 1024 9%
+    // faster, 2048^3 12%, 2560^3 5%; ties at k = 4096; loses at k = 6144-11008
+    // (docs/ladder.md, "A whole tile per consumer").
+    // Off whole 128-byte lines it reads like the cooperative 128 x 128 tile (above), which
     // runs there at 0.83 where it runs at 0.95 on them. With at most one tile per CTA there
     // is nothing to alternate with: one warpgroup computes the tile while the other idles,
     // 1-5% slower than the cooperative 128 x 128 tile (128 x 11008 x 4096, 512 x 4096 x
