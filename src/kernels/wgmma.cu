@@ -1120,6 +1120,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     double speed = relative_speed;
     // Whether an operand's columns start a whole number of 128-byte lines apart.
     const auto on_whole_lines = [](std::int64_t ld, DType type) { return ld * dtype_size(type) % 128 == 0; };
+    const bool operands_on_whole_lines = on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type);
     if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kSpeedWhereBIsOffLines = 0.85;
       if (!on_whole_lines(p.ldb, p.b_type) && tiles <= 2 * dev.sm_count) speed = kSpeedWhereBIsOffLines;
@@ -1129,9 +1130,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // m = 1024-3072 (H200; docs/ladder.md, "The 128 x 128 tile on whole lines"), e.g.
     // bf16 1024 x 14336 x 4096 160.7 us against 172.4 for stream-K; off whole lines it
     // keeps its 0.83 (bf16 6000^3: 797 us against 657 for the cluster entry).
+    constexpr double kSpeedOnWholeLines = 0.95;
     if constexpr (kCfg.bm == 128 && kCfg.bn == 128 && kCfg.tma_store && !kCfg.pingpong) {
-      constexpr double kSpeedOnWholeLines = 0.95;
-      if (on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type)) speed = kSpeedOnWholeLines;
+      if (operands_on_whole_lines) speed = kSpeedOnWholeLines;
     }
     // The 128 x 128 ping-pong tile: its k-loop runs at ~0.965 of the 256 x 128 cluster
     // entry's rate (H200, 4096^3: 3% fewer cycles under Nsight Compute's fixed clock, but
@@ -1147,12 +1148,13 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // 1-5% slower than the cooperative 128 x 128 tile (128 x 11008 x 4096, 512 x 4096 x
     // 3072, 2048 x 1024 x 3072: 86-128 tiles).
     if constexpr (kCfg.pingpong && kCfg.bn == 128) {
-      constexpr double kCooperativeTileStopSeconds = 1.5e-6, kOffLines = 0.83 / 0.95, kAlone = 0.96;
+      constexpr double kCooperativeOffLines = 0.83;  // the cooperative 128 x 128 entry's table speed
+      constexpr double kCooperativeTileStopSeconds = 1.5e-6, kAlone = 0.96;
       const double cooperative_tile_seconds = 2.0 * 256.0 * 128.0 * double(p.k) / kSmFlopsPerSecond;
-      const bool whole_lines = on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type);
       const double alternation =
           tiles > dev.sm_count ? 1.0 + kCooperativeTileStopSeconds / cooperative_tile_seconds : kAlone;
-      speed = relative_speed * (whole_lines ? 1.0 : kOffLines) * alternation;
+      const double lines = operands_on_whole_lines ? 1.0 : kCooperativeOffLines / kSpeedOnWholeLines;
+      speed = relative_speed * lines * alternation;
     }
     constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
