@@ -1,0 +1,136 @@
+// tilemm-probe-sm-placement: on which SM does each block of a persistent grid run, and
+// which SMs share a GPC?
+//
+// The question behind it (docs/ladder.md, "Tile groups, the L2 slices and the power cap"):
+// the L2 request coalescer merges a request with another SM's identical one ("hardware"
+// coalescing), and the ping-pong 128 x 128 tile gets a third of its requests merged
+// without clusters but almost none in clusters of two. If merging happens among the SMs
+// of one GPC, a tile order has to know which blocks share a GPC.
+//
+// Each launch is one block per SM (the blocks ask for most of the shared memory), and
+// every block records %smid, %clusterid.x and %cluster_ctarank, then waits until all
+// blocks of the grid have arrived (so all of them are resident at once). Launches:
+//   plain      the grid the persistent kernels use (SM count blocks), three times;
+//   cluster N  N = 2, 4, 8 and 16 (16 needs the non-portable size), as many clusters as
+//              cudaOccupancyMaxActiveClusters allows: a cluster runs inside one GPC, so
+//              the clusters of 16 name the GPCs.
+//   after_busy the plain grid launched as a programmatic dependent (as tilemm launches its
+//              persistent kernels) behind a grid that holds every SM, block b for about
+//              b microseconds: its blocks take SMs as they free.
+// Prints one line per block: launch, block, SM, cluster, rank.
+//
+// Usage: tilemm-probe-sm-placement (no arguments; well under a second).
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "ptx/cluster.cuh"
+#include "ptx/grid_dependency.cuh"
+#include "ptx/special_registers.cuh"
+
+namespace {
+
+constexpr int kSharedBytes = 200 * 1024;  // one block per SM
+
+#define CHECK(call)                                                              \
+  do {                                                                           \
+    const cudaError_t e_ = (call);                                               \
+    if (e_ != cudaSuccess) {                                                     \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));           \
+      std::exit(1);                                                              \
+    }                                                                            \
+  } while (0)
+
+// out[3 b .. 3 b + 2] = SM, cluster, rank of block b; arrived counts the blocks in.
+__global__ void record_placement(unsigned* out, unsigned* arrived, unsigned blocks) {
+  extern __shared__ unsigned char unused_smem[];
+  (void)unused_smem;
+  if (threadIdx.x != 0) return;
+  const unsigned b = blockIdx.x;
+  out[3 * b] = tilemm::ptx::sm_id();
+  out[3 * b + 1] = tilemm::ptx::cluster_id_x();
+  out[3 * b + 2] = tilemm::ptx::cluster_ctarank();
+  atomicAdd(arrived, 1u);
+  // Everyone stays until the whole grid is in (the grid fits, one block per SM), or gives
+  // up after ~2^24 polls, so that a grid that does not fit ends instead of hanging.
+  for (int polls = 0; polls < (1 << 24) && atomicAdd(arrived, 0u) < blocks; ++polls) {
+  }
+}
+
+// Holds the SM for about blockIdx.x microseconds (one block per SM), letting a dependent
+// grid launch at once.
+__global__ void occupy_staggered() {
+  extern __shared__ unsigned char unused_smem[];
+  (void)unused_smem;
+  tilemm::ptx::griddepcontrol_launch_dependents();
+  const long long until = clock64() + 1500ll * (blockIdx.x + 1);
+  while (clock64() < until) {
+  }
+}
+
+// One block per SM in clusters of `cluster` along x (no cluster attribute for 1).
+cudaLaunchConfig_t placement_config(int cluster, int blocks, cudaLaunchAttribute* attr) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(unsigned(blocks));
+  cfg.blockDim = dim3(32);
+  cfg.dynamicSmemBytes = kSharedBytes;
+  attr->id = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = unsigned(cluster);
+  attr->val.clusterDim.y = 1;
+  attr->val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = cluster > 1 ? 1 : 0;
+  return cfg;
+}
+
+// behind_busy: launched as a programmatic dependent of occupy_staggered (plain grids only).
+void run(const char* label, int cluster, int blocks, unsigned* d_out, unsigned* d_arrived, bool behind_busy = false) {
+  CHECK(cudaMemset(d_out, 0xff, sizeof(unsigned) * 3 * blocks));
+  CHECK(cudaMemset(d_arrived, 0, sizeof(unsigned)));
+  cudaLaunchAttribute attr{};
+  cudaLaunchConfig_t cfg = placement_config(cluster, blocks, &attr);
+  if (behind_busy) {
+    occupy_staggered<<<blocks, 32, kSharedBytes>>>();
+    CHECK(cudaGetLastError());
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cfg.numAttrs = 1;
+  }
+  CHECK(cudaLaunchKernelEx(&cfg, record_placement, d_out, d_arrived, unsigned(blocks)));
+  CHECK(cudaDeviceSynchronize());
+  std::vector<unsigned> h(3 * std::size_t(blocks));
+  CHECK(cudaMemcpy(h.data(), d_out, sizeof(unsigned) * h.size(), cudaMemcpyDeviceToHost));
+  for (int b = 0; b < blocks; ++b) std::printf("%s %d %u %u %u\n", label, b, h[3 * b], h[3 * b + 1], h[3 * b + 2]);
+}
+
+}  // namespace
+
+int main() {
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("# %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  CHECK(cudaFuncSetAttribute(record_placement, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+  CHECK(cudaFuncSetAttribute(record_placement, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  const int sms = prop.multiProcessorCount;
+  unsigned *d_out = nullptr, *d_arrived = nullptr;
+  CHECK(cudaMalloc(&d_out, sizeof(unsigned) * 3 * sms));
+  CHECK(cudaMalloc(&d_arrived, sizeof(unsigned)));
+  for (int i = 0; i < 3; ++i) run("plain", 1, sms, d_out, d_arrived);
+  for (int cluster : {2, 4, 8, 16}) {
+    cudaLaunchAttribute attr{};
+    const cudaLaunchConfig_t cfg = placement_config(cluster, sms / cluster * cluster, &attr);
+    int active = 0;
+    CHECK(cudaOccupancyMaxActiveClusters(&active, record_placement, &cfg));
+    std::printf("# clusters of %d: at most %d active\n", cluster, active);
+    char label[32];
+    std::snprintf(label, sizeof(label), "cluster%d", cluster);
+    run(label, cluster, active * cluster, d_out, d_arrived);
+  }
+  CHECK(cudaFuncSetAttribute(occupy_staggered, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+  run("after_busy", 1, sms, d_out, d_arrived, true);
+  CHECK(cudaFree(d_out));
+  CHECK(cudaFree(d_arrived));
+  return 0;
+}
