@@ -1,6 +1,6 @@
 // Reads of the thread and block indices that the compiler must perform where they are
-// written, and of where a block runs. PTX ISA, "Special Registers: %tid", "%ctaid",
-// "%smid", "%clusterid".
+// written, and of the SM a block runs on. PTX ISA, "Special Registers: %tid", "%ctaid",
+// "%smid".
 //
 // threadIdx and blockIdx read through the built-ins are values the compiler may keep in a
 // register from the kernel's first instruction to its last. Where every register counts
@@ -44,13 +44,6 @@ __device__ __forceinline__ unsigned ctaid_z() {
 __device__ __forceinline__ unsigned sm_id() {
   unsigned d;
   asm volatile("mov.u32 %0, %%smid;\n" : "=r"(d));
-  return d;
-}
-
-// mov.u32 d, %clusterid.x: the cluster's index in the grid along x (sm_90).
-__device__ __forceinline__ unsigned cluster_id_x() {
-  unsigned d;
-  asm volatile("mov.u32 %0, %%clusterid.x;\n" : "=r"(d));
   return d;
 }
 

@@ -1,15 +1,16 @@
 // tilemm-probe-sm-placement: on which SM does each block of a persistent grid run, and
 // which SMs share a GPC?
 //
-// The question behind it (docs/ladder.md, "Tile groups, the L2 slices and the power cap"):
-// the L2 request coalescer merges a request with another SM's identical one ("hardware"
-// coalescing), and the ping-pong 128 x 128 tile gets a third of its requests merged
-// without clusters but almost none in clusters of two. If merging happens among the SMs
-// of one GPC, a tile order has to know which blocks share a GPC.
+// The question behind it (docs/ladder.md, "Which requests merge, and what merging is
+// worth"): the L2 request coalescer merges a request with another SM's identical one
+// ("hardware" coalescing), and the ping-pong 128 x 128 tile gets a third of its requests
+// merged without clusters but almost none in clusters of two. If merging happens among the
+// SMs of one GPC, a tile order has to know which blocks share a GPC.
 //
 // Each launch is one block per SM (the blocks ask for most of the shared memory), and
-// every block records %smid, %clusterid.x and %cluster_ctarank, then waits until all
-// blocks of the grid have arrived (so all of them are resident at once). Launches:
+// every block records %smid, its cluster (block / cluster size: the grid is 1-D) and
+// %cluster_ctarank, then waits until all blocks of the grid have arrived (so all of them
+// are resident at once). Launches:
 //   plain      the grid the persistent kernels use (SM count blocks), three times;
 //   cluster N  N = 2, 4, 8 and 16 (16 needs the non-portable size), as many clusters as
 //              cudaOccupancyMaxActiveClusters allows: a cluster runs inside one GPC, so
@@ -44,13 +45,13 @@ constexpr int kSharedBytes = 200 * 1024;  // one block per SM
   } while (0)
 
 // out[3 b .. 3 b + 2] = SM, cluster, rank of block b; arrived counts the blocks in.
-__global__ void record_placement(unsigned* out, unsigned* arrived, unsigned blocks) {
+__global__ void record_placement(unsigned* out, unsigned* arrived, unsigned blocks, unsigned cluster_size) {
   extern __shared__ unsigned char unused_smem[];
   (void)unused_smem;
   if (threadIdx.x != 0) return;
   const unsigned b = blockIdx.x;
   out[3 * b] = tilemm::ptx::sm_id();
-  out[3 * b + 1] = tilemm::ptx::cluster_id_x();
+  out[3 * b + 1] = b / cluster_size;
   out[3 * b + 2] = tilemm::ptx::cluster_ctarank();
   atomicAdd(arrived, 1u);
   // Everyone stays until the whole grid is in (the grid fits, one block per SM), or gives
@@ -98,7 +99,7 @@ void run(const char* label, int cluster, int blocks, unsigned* d_out, unsigned* 
     attr.val.programmaticStreamSerializationAllowed = 1;
     cfg.numAttrs = 1;
   }
-  CHECK(cudaLaunchKernelEx(&cfg, record_placement, d_out, d_arrived, unsigned(blocks)));
+  CHECK(cudaLaunchKernelEx(&cfg, record_placement, d_out, d_arrived, unsigned(blocks), unsigned(cluster)));
   CHECK(cudaDeviceSynchronize());
   std::vector<unsigned> h(3 * std::size_t(blocks));
   CHECK(cudaMemcpy(h.data(), d_out, sizeof(unsigned) * h.size(), cudaMemcpyDeviceToHost));
