@@ -24,25 +24,18 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 #include "ptx/cluster.cuh"
 #include "ptx/grid_dependency.cuh"
 #include "ptx/special_registers.cuh"
+#include "probe_check.hpp"
 
 namespace {
 
 constexpr int kSharedBytes = 200 * 1024;  // one block per SM
 
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    const cudaError_t e_ = (call);                                               \
-    if (e_ != cudaSuccess) {                                                     \
-      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));           \
-      std::exit(1);                                                              \
-    }                                                                            \
-  } while (0)
+using tilemm::probes::check;
 
 // out[3 b .. 3 b + 2] = SM, cluster, rank of block b; arrived counts the blocks in.
 __global__ void record_placement(unsigned* out, unsigned* arrived, unsigned blocks, unsigned cluster_size) {
@@ -88,21 +81,22 @@ cudaLaunchConfig_t placement_config(int cluster, int blocks, cudaLaunchAttribute
 
 // behind_busy: launched as a programmatic dependent of occupy_staggered (plain grids only).
 void run(const char* label, int cluster, int blocks, unsigned* d_out, unsigned* d_arrived, bool behind_busy = false) {
-  CHECK(cudaMemset(d_out, 0xff, sizeof(unsigned) * 3 * blocks));
-  CHECK(cudaMemset(d_arrived, 0, sizeof(unsigned)));
+  check(cudaMemset(d_out, 0xff, sizeof(unsigned) * 3 * blocks), "cudaMemset");
+  check(cudaMemset(d_arrived, 0, sizeof(unsigned)), "cudaMemset");
   cudaLaunchAttribute attr{};
   cudaLaunchConfig_t cfg = placement_config(cluster, blocks, &attr);
   if (behind_busy) {
     occupy_staggered<<<blocks, 32, kSharedBytes>>>();
-    CHECK(cudaGetLastError());
+    check(cudaGetLastError(), "cudaGetLastError");
     attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr.val.programmaticStreamSerializationAllowed = 1;
     cfg.numAttrs = 1;
   }
-  CHECK(cudaLaunchKernelEx(&cfg, record_placement, d_out, d_arrived, unsigned(blocks), unsigned(cluster)));
-  CHECK(cudaDeviceSynchronize());
+  check(cudaLaunchKernelEx(&cfg, record_placement, d_out, d_arrived, unsigned(blocks), unsigned(cluster)),
+        "cudaLaunchKernelEx");
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   std::vector<unsigned> h(3 * std::size_t(blocks));
-  CHECK(cudaMemcpy(h.data(), d_out, sizeof(unsigned) * h.size(), cudaMemcpyDeviceToHost));
+  check(cudaMemcpy(h.data(), d_out, sizeof(unsigned) * h.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
   for (int b = 0; b < blocks; ++b) std::printf("%s %d %u %u %u\n", label, b, h[3 * b], h[3 * b + 1], h[3 * b + 2]);
 }
 
@@ -110,28 +104,31 @@ void run(const char* label, int cluster, int blocks, unsigned* d_out, unsigned* 
 
 int main() {
   cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   std::printf("# %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-  CHECK(cudaFuncSetAttribute(record_placement, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-  CHECK(cudaFuncSetAttribute(record_placement, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  check(cudaFuncSetAttribute(record_placement, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes),
+        "cudaFuncSetAttribute");
+  check(cudaFuncSetAttribute(record_placement, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+        "cudaFuncSetAttribute");
   const int sms = prop.multiProcessorCount;
   unsigned *d_out = nullptr, *d_arrived = nullptr;
-  CHECK(cudaMalloc(&d_out, sizeof(unsigned) * 3 * sms));
-  CHECK(cudaMalloc(&d_arrived, sizeof(unsigned)));
+  check(cudaMalloc(&d_out, sizeof(unsigned) * 3 * sms), "cudaMalloc");
+  check(cudaMalloc(&d_arrived, sizeof(unsigned)), "cudaMalloc");
   for (int i = 0; i < 3; ++i) run("plain", 1, sms, d_out, d_arrived);
   for (int cluster : {2, 4, 8, 16}) {
     cudaLaunchAttribute attr{};
     const cudaLaunchConfig_t cfg = placement_config(cluster, sms / cluster * cluster, &attr);
     int active = 0;
-    CHECK(cudaOccupancyMaxActiveClusters(&active, record_placement, &cfg));
+    check(cudaOccupancyMaxActiveClusters(&active, record_placement, &cfg), "cudaOccupancyMaxActiveClusters");
     std::printf("# clusters of %d: at most %d active\n", cluster, active);
     char label[32];
     std::snprintf(label, sizeof(label), "cluster%d", cluster);
     run(label, cluster, active * cluster, d_out, d_arrived);
   }
-  CHECK(cudaFuncSetAttribute(occupy_staggered, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+  check(cudaFuncSetAttribute(occupy_staggered, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes),
+        "cudaFuncSetAttribute");
   run("after_busy", 1, sms, d_out, d_arrived, true);
-  CHECK(cudaFree(d_out));
-  CHECK(cudaFree(d_arrived));
+  check(cudaFree(d_out), "cudaFree");
+  check(cudaFree(d_arrived), "cudaFree");
   return 0;
 }

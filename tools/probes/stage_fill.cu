@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "kernels/wgmma_common.cuh"
+#include "probe_check.hpp"
 #include "ptx/cp_async.cuh"
 #include "ptx/mbarrier.cuh"
 #include "ptx/tma.cuh"
@@ -175,12 +176,7 @@ __global__ void __launch_bounds__(32 * kWarps, 1) fill_by_threads(Operands p, fl
   keep[blockIdx.x * blockDim.x + threadIdx.x] = reinterpret_cast<const float*>(ring)[threadIdx.x * 97];
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "tilemm-probe-stage-fill: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+using tilemm::probes::check;
 
 // Best of 10 timed launches after 2 warm-ups, in microseconds.
 template <typename Launch>
