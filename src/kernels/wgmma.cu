@@ -1135,13 +1135,14 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       if (operands_on_whole_lines) speed = kSpeedOnWholeLines;
     }
     // The 128 x 128 ping-pong tile: its k-loop runs at ~0.965 of the 256 x 128 cluster
-    // entry's rate (H200, 4096^3: 3% fewer cycles under Nsight Compute's fixed clock, but
-    // without the multicast 1.34x the L2 sector reads and 1.22x the DRAM reads, and as fast
-    // in the bench, where the power cap sets the clock), and no epilogue stops the tensor
-    // cores, where the cooperative tile stops them ~1.5 us a tile (the staged epilogue and
-    // the next tile's first stage). So it wins where a 256 x 128 tile is short: k = 1024 9%
-    // faster, 2048^3 12%, 2560^3 5%; ties at k = 4096; loses at k = 6144-11008
-    // (docs/ladder.md, "A whole tile per consumer").
+    // entry's rate (H200, 4096^3: 3% fewer cycles at a fixed clock, but its SMs receive
+    // 1.33x the bytes, which the power cap takes back as a ~7% lower clock), and no epilogue
+    // stops the tensor cores, where the cooperative tile stops them ~1.5 us a tile (the
+    // staged epilogue and the next tile's first stage). So it wins bursts where a 256 x 128
+    // tile is short: k = 1024 9% faster, 2048^3 12%, 2560^3 5%; ties at k = 4096; loses at
+    // k = 6144-11008. Under sustained load at the power cap it ties with the cluster entry
+    // on the shapes this picks (docs/ladder.md, "A whole tile per consumer" and "Tile
+    // groups, the L2 slices and the power cap").
     // Off whole 128-byte lines it reads like the cooperative 128 x 128 tile (above), which
     // runs there at 0.83 where it runs at 0.95 on them. With at most one tile per CTA there
     // is nothing to alternate with: one warpgroup computes the tile while the other idles,
