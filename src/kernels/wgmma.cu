@@ -798,12 +798,21 @@ bool encode_wgmma_maps(const GemmProblem& p, CUtensorMap* map_a, CUtensorMap* ma
 inline bool k_major_layouts(const GemmProblem& p) { return p.opa == Op::T && p.opb == Op::N; }
 
 // kRepack: operands the TMA cannot read in place are repacked first (see below), so
-// only element alignment is required of them.
-template <TilemmWgmmaConfig kCfg, bool kRepack>
+// only element alignment is required of them. kTransposeOnly (tf32): the operands are
+// aligned as the TMA needs, and only the one that is not K-major is copied, transposed.
+template <TilemmWgmmaConfig kCfg, bool kRepack, bool kTransposeOnly = false>
 std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
+  static_assert(!kTransposeOnly || (kRepack && kCfg.input == TilemmMmaInput::TF32));
   std::string r = require_tensor_core_types<kCfg.input>(p);
-  if (r.empty()) r = wgmma_tma_requirements(p, dev, kCfg.smem_bytes(), kCfg.element_bytes(), kRepack);
+  if (r.empty()) {
+    r = wgmma_tma_requirements(p, dev, kCfg.smem_bytes(), kCfg.element_bytes(), kRepack && !kTransposeOnly);
+  }
   if (!r.empty()) return r;
+  if (kTransposeOnly && (p.opa == Op::N) == (p.opb == Op::T)) {
+    return k_major_layouts(p) ? "both operands are K-major (op(A) = T, op(B) = N): the entry without .transpose "
+                                "reads them in place"
+                              : "neither operand is K-major (NT): two passes, the .repack entries";
+  }
   if (kCfg.split_k && p.batch > 1) return "split-K computes one product per call (batchCount = 1)";
   if (!kRepack && kCfg.input == TilemmMmaInput::TF32 && !k_major_layouts(p)) {
     return "tf32 wgmma reads both operands K-major: needs op(A) = T and op(B) = N (other ops: the .repack entry)";
@@ -1039,7 +1048,7 @@ cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) 
                                       [stream](const GemmProblem& q) { return launch_wgmma<kCfg>(q, stream); });
 }
 
-template <TilemmWgmmaConfig kCfg, bool kRepack>
+template <TilemmWgmmaConfig kCfg, bool kRepack, bool kTransposeOnly>
 std::string wgmma_name() {
   return std::string("wgmma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk()) + ".s" +
@@ -1047,15 +1056,27 @@ std::string wgmma_name() {
          (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") +
          (kCfg.cluster_m > 1 ? ".c" + std::to_string(kCfg.cluster_m) + "m" : "") + (kCfg.tma_store ? ".tmastore" : "") +
          (kCfg.pingpong ? ".pingpong" : "") + (kCfg.split_k ? ".splitk" : "") +
-         (kCfg.stream_k ? ".streamk" : "") + (kRepack ? ".repack" : "");
+         (kCfg.stream_k ? ".streamk" : "") + (kTransposeOnly ? ".transpose" : kRepack ? ".repack" : "");
+}
+
+// The `.transpose` entries' charge for their pass: the share of the time left to the
+// product, which runs at flops_per_second, when the pass first reads and writes the
+// operand that is not K-major (A in NN, B in TT) once at DRAM speed, plus a launch.
+inline double transposing_pass_factor(const GemmProblem& p, double flops_per_second) {
+  constexpr double kBytesPerSecond = 3.0e12, kLaunchSeconds = 2e-6;
+  const double rows = double(p.opa == Op::N ? p.m : p.n);
+  const double pass = 2.0 * 4.0 * rows * double(p.k) * double(p.batch) / kBytesPerSecond + kLaunchSeconds;
+  const double product = p.flops() / flops_per_second;
+  return product / (product + pass);
 }
 
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
 // the best of its input type (a prior until `tilemm-bench --tune` measures it).
-template <TilemmWgmmaConfig kCfg, bool kRepack>
+// kTransposeOnly: see wgmma_can_implement.
+template <TilemmWgmmaConfig kCfg, bool kRepack, bool kTransposeOnly = false>
 KernelEntry make_wgmma_entry(double relative_speed) {
   KernelEntry e;
-  e.name = wgmma_name<kCfg, kRepack>();
+  e.name = wgmma_name<kCfg, kRepack, kTransposeOnly>();
   e.family = "wgmma";
   e.ladder_step = kCfg.stream_k     ? 27
                   : kRepack          ? 26
@@ -1078,12 +1099,17 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                              : "") +
               (kCfg.split_k ? ", k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
               (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters" : "") +
-              (kRepack ? "; operands the TMA cannot read are first repacked into an aligned workspace" : "");
+              (kTransposeOnly ? "; the operand that is not K-major is first transposed into an aligned workspace"
+               : kRepack      ? "; operands the TMA cannot read are first repacked into an aligned workspace"
+                              : "");
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = 90;
   constexpr bool kTf32 = kCfg.input == TilemmMmaInput::TF32;
   e.requirements =
-      kRepack ? std::string("compute capability 9.0 (sm_90a); A, B, C aligned to their element size; a "
+      kTransposeOnly
+          ? std::string("compute capability 9.0 (sm_90a); A and B 16-byte aligned, lda/ldb multiples of 16 bytes; "
+                        "NN or TT (one operand not K-major); a stream-ordered workspace for the transposed operand")
+      : kRepack ? std::string("compute capability 9.0 (sm_90a); A, B, C aligned to their element size; a "
                             "stream-ordered workspace for operands the TMA cannot read") +
                     (kTf32 ? " or that are not K-major (tf32 op(A) = N, op(B) = T: transposed)" : "")
               : std::string("compute capability 9.0 (sm_90a); A and B 16-byte aligned, lda/ldb (and batch "
@@ -1096,8 +1122,14 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   // wgmma is the faster instruction. The repacking entries score 2150-2250, above
   // mma_sync's scalar-load variants (the only other choice for such operands), but only
   // for products of at least 2 * 512^3 FLOP; below that the extra pass and launches are
-  // taken to cost more than they save (a prior, to be measured).
-  const double base = kRepack ? 2150.0 : 2300.0;
+  // taken to cost more than they save (a prior, to be measured). The `.transpose` entries
+  // (tf32 NN and TT, operands the TMA reads in place except that one is not K-major) score
+  // on the in-place scale, against wgmma_rs, which reads NN and TT without a pass; their
+  // pass is charged by its time against the product's (transposing_pass_factor): for
+  // few-row products their tiles beat wgmma_rs's by more than the pass costs (H200, tf32
+  // 128 x 11008 x 4096: TN 54.2 us against NN 69.9; docs/results/h200_tf32_few_rows.txt),
+  // while a pass over a large operand costs more than the product saves.
+  const double base = kRepack && !kTransposeOnly ? 2150.0 : 2300.0;
   e.auto_priority = int(base);
   // Shape-aware: relative speed x the share of the SMs the tiles (or split-K work items)
   // keep busy x the share of the tile that lies inside m and n (a 256-row tile computes 16
@@ -1161,9 +1193,29 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
     const double fill = double(p.m) / double(kCfg.cluster_rows(tiles_m) * kCfg.cluster_m * kCfg.bm) * double(p.n) /
                         double(cluster_cols * kClusterCols);
+    // tf32 operands that are not K-major cost a transposing pass each (wgmma_rs reads
+    // NN and TT with none); the `.transpose` entries' one pass is charged by time below.
+    const int passes = kRepack && !kTransposeOnly && kCfg.input == TilemmMmaInput::TF32
+                           ? int(p.opa == Op::N) + int(p.opb == Op::T)
+                           : 0;
+    // The share of the GPU's peak the product runs at, and with `.transpose` the share left
+    // once its pass is paid, times 0.83: measured on the H200 over 16 NN and TT shapes with
+    // m or n of 16-512 (docs/ladder.md, step 28, "The few-row products transposed"), these
+    // entries against wgmma_rs ran at about 0.83 of what the two scores predict. Without it
+    // they took 128 x 4096 x 4096, 256 x 11008 x 4096 and 128 x 4096 x 11008 NN and the TT
+    // products with n = 16-128 and m = 4096, where wgmma_rs ran 6-114% faster.
+    const auto with_pass = [&](double share) {
+      if constexpr (kTransposeOnly) {
+        constexpr double kMeasuredAgainstWgmmaRs = 0.83;
+        return kMeasuredAgainstWgmmaRs * share *
+               transposing_pass_factor(p, share * kSmFlopsPerSecond * dev.sm_count);
+      }
+      return share;
+    };
     if constexpr (kCfg.split_k) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
-      return base + 100.0 * relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9;
+      return base + 100.0 * with_pass(relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9 *
+                                      transposing_passes_factor(passes));
     }
     if constexpr (kCfg.stream_k) {
       const double tile_seconds = 2.0 * kCfg.bm * kCfg.bn * double(p.k) / kSmFlopsPerSecond;
@@ -1172,12 +1224,10 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                                             wgmma_k_blocks<kCfg>(p.k), tile_seconds) *
                         fill;
     }
-    // tf32 operands that are not K-major cost a transposing pass each (wgmma_rs reads
-    // NN and TT with none).
-    const int passes = kRepack && kCfg.input == TilemmMmaInput::TF32 ? int(p.opa == Op::N) + int(p.opb == Op::T) : 0;
-    return base + 100.0 * speed * wave_efficiency(tiles, dev.sm_count) * fill * transposing_passes_factor(passes);
+    return base + 100.0 * with_pass(speed * wave_efficiency(tiles, dev.sm_count) * fill *
+                                    transposing_passes_factor(passes));
   };
-  e.can_implement = wgmma_can_implement<kCfg, kRepack>;
+  e.can_implement = wgmma_can_implement<kCfg, kRepack, kTransposeOnly>;
   e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;
   e.resources = [] {
     // NN, except tf32, which has only TN.
@@ -1238,6 +1288,8 @@ struct WgmmaConfigTable {
   static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.965, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
+  // The tiles tf32 also registers with a transposing pass (add_wgmma_tf32_transposing).
+  static constexpr std::size_t kStaged128 = 5, kStaged64 = 6, kSplitK64 = 11;
   // The last step: configs[4] with stream-K for the last wave.
   static constexpr TilemmWgmmaConfig stream_k = {kIn, 256, 128, 4, true, 2, true, false, true};
   static constexpr double stream_k_relative_speed = 1.0;
@@ -1265,12 +1317,24 @@ void add_wgmma_stream_k(Registry& r) {
    ...);
 }
 
+// tf32 only: the staged 128 x 128 and 64 x 128 tiles and the 64 x 128 split-K tile, with
+// the operand that is not K-major transposed first (`.transpose`), for NN, NT and TT
+// products with few rows or columns, where wgmma_rs's 128-row tiles run the k-loop slower
+// than these tiles run TN.
+void add_wgmma_tf32_transposing(Registry& r) {
+  using Table = WgmmaConfigTable<TilemmMmaInput::TF32>;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (r.add(make_wgmma_entry<Table::configs[I], true, true>(Table::relative_speed[I])), ...);
+  }(std::index_sequence<Table::kStaged128, Table::kStaged64, Table::kSplitK64>{});
+}
+
 void add_wgmma_configs(Registry& r) {
   constexpr auto kBf16 = TilemmMmaInput::BF16, kF16 = TilemmMmaInput::F16, kTf32 = TilemmMmaInput::TF32;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (add_wgmma_config<I, kBf16, kF16, kTf32>(r), ...);
   }(std::make_index_sequence<WgmmaConfigTable<kBf16>::kCount>{});
   add_wgmma_repacking<kBf16, kF16, kTf32>(r);
+  add_wgmma_tf32_transposing(r);
   add_wgmma_stream_k<kBf16, kF16, kTf32>(r);
 }
 

@@ -134,17 +134,19 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
       const tilemm::GemmProblem p = problem_of_dtype(d);
       if (claimed) {
         // Every kernel takes TN (the tf32 wgmma entries only that: K-major operands) and NN
-        // (the plain tf32 wgmma_rs entry only NN and TT: one operand from registers).
+        // (the plain tf32 wgmma_rs entry and the `.transpose` entries only NN and TT: one
+        // operand from registers, or transposed first).
         const bool repacks = e.name.find(".repack") != std::string::npos;
+        const bool transposes = e.name.find(".transpose") != std::string::npos;
         const bool rs_in_place = e.family == "wgmma_rs" && !repacks;
         tilemm::GemmProblem tn = p;
         tn.opa = tilemm::Op::T;
-        if (rs_in_place) {
+        if (rs_in_place || transposes) {
           EXPECT_NE(e.can_implement(tn, hopper), "") << e.name << " on " << d;
         } else {
           EXPECT_EQ(e.can_implement(tn, hopper), "") << e.name << " on " << d;
         }
-        if (e.name.rfind("wgmma.tf32.", 0) != 0 || repacks) {
+        if (e.name.rfind("wgmma.tf32.", 0) != 0 || repacks || transposes) {
           EXPECT_EQ(e.can_implement(p, hopper), "") << e.name << " on " << d;
         }
         EXPECT_NE(e.can_implement(p, old), "") << e.name << " on " << d;
@@ -575,8 +577,11 @@ TEST(Registry, AutoPicksTheWgmmaRsTileAndSplitByItsTimeModel) {
   EXPECT_EQ(tf32(16, 11008, 4096, Op::T), narrow);            // 55.9 us (256: 141.6)
   EXPECT_EQ(tf32(11008, 16, 4096, Op::N), narrow);            // 57.5 us (256: 138.7)
   EXPECT_EQ(tf32(16, 4096, 4096, Op::T), narrow + ".splitk");  // 29.2 us (256, split: 56.7)
-  EXPECT_EQ(tf32(16, 4096, 4096, Op::N), wide + ".splitk");    // 36.1 us (64, split: 45.7)
-  EXPECT_EQ(tf32(16, 11008, 4096, Op::N), wide + ".splitk");   // 57.6 us (256: 83.0)
+  // These two NN products now transpose A first (AutoTransposesTheFewRowOperand below):
+  // 26.4 us against 33.4 for the 256-column split-K entry, and 63.1 against its 61.4 (the
+  // one measured shape where the rule costs time, 3%).
+  EXPECT_EQ(tf32(16, 4096, 4096, Op::N), "wgmma.tf32.64x128x32.s8.persistent.splitk.transpose");
+  EXPECT_EQ(tf32(16, 11008, 4096, Op::N), "wgmma.tf32.64x128x32.s8.persistent.tmastore.transpose");
 }
 
 TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
@@ -619,13 +624,45 @@ TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
 TEST(Registry, AutoChargesWgmmaRsSlicesAtL2Speed) {
   // Measured on the H200 (docs/ladder.md, step 28, "The slices stay in L2"), tf32 NN, us per
   // run: with the slices' round trip charged at L2 rather than DRAM speed, the 256-column
-  // split-K entry takes these from the 64-column tile.
+  // split-K entry took these from the 64-column tile (42.9 against 49.6, 85.3 against 109.7,
+  // 85.2 against 94.0, 66.9 against 71.0). The first three now transpose A first
+  // (AutoTransposesTheFewRowOperand): 38.2 against 43.5, 77.1 against 85.3, 72.3 against
+  // 85.5 for split-K in one process.
   using tilemm::Op;
   const std::string wide_split = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore.splitk";
-  EXPECT_EQ(auto_choice(typed_problem("tf32", 256, 4096, 4096, Op::N, Op::N)), wide_split);    // 42.9 against 49.6
-  EXPECT_EQ(auto_choice(typed_problem("tf32", 64, 8192, 8192, Op::N, Op::N)), wide_split);     // 85.3 against 109.7
-  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 14336, 4096, Op::N, Op::N)), wide_split);   // 85.2 against 94.0
-  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 4096, 11008, Op::N, Op::N)), wide_split);   // 66.9 against 71.0
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 256, 4096, 4096, Op::N, Op::N)),
+            "wgmma.tf32.64x128x32.s8.persistent.tmastore.transpose");
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 64, 8192, 8192, Op::N, Op::N)),
+            "wgmma.tf32.64x128x32.s8.persistent.tmastore.transpose");
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 14336, 4096, Op::N, Op::N)),
+            "wgmma.tf32.128x128x32.s6.persistent.tmastore.transpose");
+  // 67.1 against 81.0 for the 64-row `.transpose` entry the scores rank next (its split-K
+  // twin, ranked below both, ran 64.6).
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 4096, 11008, Op::N, Op::N)), wide_split);
+}
+
+TEST(Registry, AutoTransposesTheFewRowOperand) {
+  // tf32 NN and TT where the operand that is not K-major is small: transposed into the
+  // workspace, the product runs on the TN tiles, which beat wgmma_rs's register-fed k-loop
+  // there. Measured on the H200 (docs/ladder.md, step 28, "The few-row products
+  // transposed"), us per run in one process, auto's pick against the best entry of the other kind.
+  using tilemm::Op;
+  const std::string t128 = "wgmma.tf32.128x128x32.s6.persistent.tmastore.transpose";
+  const std::string rs = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore";
+  const std::string rs_narrow_split = "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore.splitk";
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 11008, 4096, Op::N, Op::N)), t128);  // 60.1 against 69.4
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 11008, 128, 4096, Op::T, Op::T)), t128);  // 59.6 against 70.2
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 16, 14336, 4096, Op::N, Op::N)),
+            "wgmma.tf32.64x128x32.s8.persistent.tmastore.transpose");  // 71.9 against 76.1
+  // The pass stays off where wgmma_rs is faster: the transposed operand is large (16-row TT
+  // transposes 4096 x 4096), or its TN form puts few columns across the 128-column tile.
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 16, 4096, 4096, Op::T, Op::T)), rs_narrow_split);  // 27.5 against 65.4
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 4096, 16, 4096, Op::T, Op::T)), rs + ".splitk");    // 31.4 against 50.4
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 4096, 128, 4096, Op::T, Op::T)), rs_narrow_split);  // 32.2 against 33.2
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 256, 11008, 4096, Op::N, Op::N)), rs);               // 85.6 against 93.3
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 1024, 4096, 4096, Op::N, Op::N)), rs);               // 87.3 against 103.5
+  // NT (both operands transposed) stays on the .repack entries.
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 11008, 4096, Op::N, Op::T)), rs + ".repack");
 }
 
 TEST(SplitK, ShortBlocksTakeTheSlicesThatFillTheirLastWave) {
