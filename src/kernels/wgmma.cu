@@ -51,6 +51,9 @@
 //   - `.repack`: operands the TMA cannot read in place (odd leading dimensions) are first
 //     copied into an aligned stream-ordered workspace; tf32 operands that are not
 //     K-major (tf32 wgmma reads no other layout) are transposed there.
+//   - `.transpose` (tf32 NN and TT): only the one operand that is not K-major is
+//     transposed into the workspace, for products where it is small (few rows of A in NN,
+//     few columns of B in TT) and the TN tiles beat wgmma_rs's in-place k-loop.
 //
 // Data per block and k-block: (BM + BN) rows of 128 bytes for 2 * BM * BN * bk FLOP, so
 // the design intensity of a 256 x 128 tile is 85 FLOP/B for 16-bit inputs (43 for tf32),
@@ -1318,9 +1321,9 @@ void add_wgmma_stream_k(Registry& r) {
 }
 
 // tf32 only: the staged 128 x 128 and 64 x 128 tiles and the 64 x 128 split-K tile, with
-// the operand that is not K-major transposed first (`.transpose`), for NN, NT and TT
-// products with few rows or columns, where wgmma_rs's 128-row tiles run the k-loop slower
-// than these tiles run TN.
+// the operand that is not K-major transposed first (`.transpose`), for NN and TT products
+// with few rows or columns, where wgmma_rs's 128-row tiles run the k-loop slower than these
+// tiles run TN.
 void add_wgmma_tf32_transposing(Registry& r) {
   using Table = WgmmaConfigTable<TilemmMmaInput::TF32>;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
