@@ -1144,6 +1144,11 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   constexpr double kSmFlopsPerSecond = kCfg.input == TilemmMmaInput::TF32 ? 3.0e12 : 5.9e12;
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
     if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
+    // `.transpose` in TT puts n across the tile's 128 columns (64 per consumer warpgroup).
+    // With fewer, a consumer idles and the few tiles leave SMs idle: measured on the H200,
+    // 11008 and 14336 x 16 or 64 x 4096 ran 1.2-1.7x slower than wgmma_rs's split-K (98.7
+    // against 59.6 us at 11008 x 16 x 4096), which the score below does not foresee.
+    if (kTransposeOnly && p.opb == Op::T && p.n < kCfg.bn) return 1990.0;
     const std::int64_t tiles_m = (p.m + kCfg.bm - 1) / kCfg.bm;
     const std::int64_t tiles = tiles_m * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
     // B shared along m (`.c2m`) pays where B's columns are not a whole number of 128-byte

@@ -659,6 +659,9 @@ TEST(Registry, AutoTransposesTheFewRowOperand) {
   EXPECT_EQ(auto_choice(typed_problem("tf32", 16, 4096, 4096, Op::T, Op::T)), rs_narrow_split);  // 27.5 against 65.4
   EXPECT_EQ(auto_choice(typed_problem("tf32", 4096, 16, 4096, Op::T, Op::T)), rs + ".splitk");    // 31.4 against 50.4
   EXPECT_EQ(auto_choice(typed_problem("tf32", 4096, 128, 4096, Op::T, Op::T)), rs_narrow_split);  // 32.2 against 33.2
+  // TT with n below the tile's 128 columns never transposes (one consumer would idle).
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 11008, 16, 4096, Op::T, Op::T)), rs + ".splitk");  // 59.6 against 98.7
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 14336, 64, 4096, Op::T, Op::T)), rs + ".splitk");  // 79.6 against 94.2
   EXPECT_EQ(auto_choice(typed_problem("tf32", 256, 11008, 4096, Op::N, Op::N)), rs);               // 85.6 against 93.3
   EXPECT_EQ(auto_choice(typed_problem("tf32", 1024, 4096, 4096, Op::N, Op::N)), rs);               // 87.3 against 103.5
   // NT (both operands transposed) stays on the .repack entries.
