@@ -1065,7 +1065,7 @@ std::string wgmma_name() {
 // The `.transpose` entries' charge for their pass: the share of the time left to the
 // product, which runs at flops_per_second, when the pass first reads and writes the
 // operand that is not K-major (A in NN, B in TT) once at DRAM speed, plus a launch.
-inline double transposing_pass_factor(const GemmProblem& p, double flops_per_second) {
+inline double share_left_after_transposing_pass(const GemmProblem& p, double flops_per_second) {
   constexpr double kBytesPerSecond = 3.0e12, kLaunchSeconds = 2e-6;
   const double rows = double(p.opa == Op::N ? p.m : p.n);
   const double pass = 2.0 * 4.0 * rows * double(p.k) * double(p.batch) / kBytesPerSecond + kLaunchSeconds;
@@ -1128,7 +1128,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   // taken to cost more than they save (a prior, to be measured). The `.transpose` entries
   // (tf32 NN and TT, operands the TMA reads in place except that one is not K-major) score
   // on the in-place scale, against wgmma_rs, which reads NN and TT without a pass; their
-  // pass is charged by its time against the product's (transposing_pass_factor): for
+  // pass is charged by its time against the product's (share_left_after_transposing_pass): for
   // few-row products their tiles beat wgmma_rs's by more than the pass costs (H200, tf32
   // 128 x 11008 x 4096: TN 54.2 us against NN 69.9; docs/results/h200_tf32_few_rows.txt),
   // while a pass over a large operand costs more than the product saves.
@@ -1201,11 +1201,6 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
     const double fill = double(p.m) / double(kCfg.cluster_rows(tiles_m) * kCfg.cluster_m * kCfg.bm) * double(p.n) /
                         double(cluster_cols * kClusterCols);
-    // tf32 operands that are not K-major cost a transposing pass each (wgmma_rs reads
-    // NN and TT with none); the `.transpose` entries' one pass is charged by time below.
-    const int passes = kRepack && !kTransposeOnly && kCfg.input == TilemmMmaInput::TF32
-                           ? int(p.opa == Op::N) + int(p.opb == Op::T)
-                           : 0;
     // The share of the GPU's peak the product runs at, and with `.transpose` the share left
     // once its pass is paid, times 0.83: measured on the H200 over 16 NN and TT shapes with
     // m or n of 16-512 (docs/ladder.md, step 28, "The few-row products transposed"), these
@@ -1216,14 +1211,13 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       if constexpr (kTransposeOnly) {
         constexpr double kMeasuredAgainstWgmmaRs = 0.83;
         return kMeasuredAgainstWgmmaRs * share *
-               transposing_pass_factor(p, share * kSmFlopsPerSecond * dev.sm_count);
+               share_left_after_transposing_pass(p, share * kSmFlopsPerSecond * dev.sm_count);
       }
       return share;
     };
     if constexpr (kCfg.split_k) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
-      return base + 100.0 * with_pass(relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9 *
-                                      transposing_passes_factor(passes));
+      return base + 100.0 * with_pass(relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9);
     }
     if constexpr (kCfg.stream_k) {
       const double tile_seconds = 2.0 * kCfg.bm * kCfg.bn * double(p.k) / kSmFlopsPerSecond;
@@ -1232,6 +1226,11 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                                             wgmma_k_blocks<kCfg>(p.k), tile_seconds) *
                         fill;
     }
+    // tf32 operands that are not K-major cost `.repack` a transposing pass each (wgmma_rs
+    // reads NN and TT with none); the `.transpose` entries' one pass is charged by time above.
+    const int passes = kRepack && !kTransposeOnly && kCfg.input == TilemmMmaInput::TF32
+                           ? int(p.opa == Op::N) + int(p.opb == Op::T)
+                           : 0;
     return base + 100.0 * with_pass(speed * wave_efficiency(tiles, dev.sm_count) * fill *
                                     transposing_passes_factor(passes));
   };
@@ -1298,6 +1297,9 @@ struct WgmmaConfigTable {
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The tiles tf32 also registers with a transposing pass (add_wgmma_tf32_transposing).
   static constexpr std::size_t kStaged128 = 5, kStaged64 = 6, kSplitK64 = 11;
+  static_assert(configs[kStaged128].bm == 128 && configs[kStaged128].tma_store && !configs[kStaged128].pingpong &&
+                configs[kStaged64].bm == 64 && configs[kStaged64].tma_store && configs[kStaged64].cluster_m == 1 &&
+                configs[kSplitK64].bm == 64 && configs[kSplitK64].split_k);
   // The last step: configs[4] with stream-K for the last wave.
   static constexpr TilemmWgmmaConfig stream_k = {kIn, 256, 128, 4, true, 2, true, false, true};
   static constexpr double stream_k_relative_speed = 1.0;
