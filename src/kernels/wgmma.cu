@@ -573,7 +573,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       const int m0 = int((tile.tm * CM + m_rank) * BM), n0 = int((tile.tn * CN + rank) * BN);
       const int za = p.a_broadcast ? 0 : int(tile.batch), zb = p.b_broadcast ? 0 : int(tile.batch);
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
-        const int k0 = kb * BK;
+        const int k0 = k_block_in_round_order(kb, w.kb_begin, w.kb_end, i) * BK;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
         ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
         if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k), every CM-th one per CTA
@@ -1001,8 +1001,8 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
       }
     });
     if (prepare_error != cudaSuccess) return prepare_error;
-    std::int64_t clusters =
-        std::min<std::int64_t>(work, kCfg.persistent ? std::max(resident_clusters, 1) : 2147483647LL / CS);
+    std::int64_t clusters = kCfg.persistent ? persistent_grid_size(work, resident_clusters)
+                                            : std::min<std::int64_t>(work, 2147483647LL / CS);
     if constexpr (kCfg.stream_k) {
       const cudaError_t planned =
           plan_stream_k<kCfg>(params, work, std::max(resident_clusters, 1), workspace, stream, &clusters);

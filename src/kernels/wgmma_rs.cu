@@ -256,7 +256,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
       const int r0 = int(tile.tm) * Cfg::kRows, c0 = int(tile.tn) * kCfg.cols;
       const int zx = p.x_broadcast ? 0 : int(tile.batch), zy = p.y_broadcast ? 0 : int(tile.batch);
       for (int kb = work.kb_begin; kb < work.kb_end; ++kb) {
-        const int k0 = kb * Cfg::kBk;
+        const int k0 = k_block_in_round_order(kb, work.kb_begin, work.kb_end, item / gridDim.x) * Cfg::kBk;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
         ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
         // X stored rows x k (rows contiguous): four (32 rows, 32 k) boxes.
@@ -465,7 +465,7 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
     if (opted != cudaSuccess) return opted;
     // Persistent: one block per SM (the shared memory allows no second), work items in
     // wgmma_tile_coordinates' L2-friendly order.
-    const std::int64_t blocks = std::min<std::int64_t>(tiles * params.slices, device_sm_count());
+    const std::int64_t blocks = persistent_grid_size(tiles * params.slices, device_sm_count());
     wgmma_rs_gemm<kCfg, kRowsAlongM><<<unsigned(blocks), Cfg::kThreads, kCfg.smem_bytes(), stream>>>(
         map_x, map_y, map_c, params);
     return cudaGetLastError();
