@@ -30,6 +30,9 @@ TEST(PersistentGrid, FewestCtasForTheSameRounds) {
   EXPECT_EQ(persistent_grid_size(264, 132), 132);
   EXPECT_EQ(persistent_grid_size(100, 132), 100);
   EXPECT_EQ(persistent_grid_size(1, 132), 1);
+  // No items launch nothing; a device that reports no slot still gets one CTA per round.
+  EXPECT_EQ(persistent_grid_size(0, 132), 0);
+  EXPECT_EQ(persistent_grid_size(5, 0), 1);
   // The rounds never grow.
   for (std::int64_t slots : {1, 7, 66, 132}) {
     for (std::int64_t work = 1; work <= 2000; ++work) {
