@@ -1003,6 +1003,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     if (prepare_error != cudaSuccess) return prepare_error;
     std::int64_t clusters = kCfg.persistent ? persistent_grid_size(work, resident_clusters)
                                             : std::min<std::int64_t>(work, 2147483647LL / CS);
+    // Stream-K sizes its own grid: its ranges spread the last round over every slot.
     if constexpr (kCfg.stream_k) {
       const cudaError_t planned =
           plan_stream_k<kCfg>(params, work, std::max(resident_clusters, 1), workspace, stream, &clusters);

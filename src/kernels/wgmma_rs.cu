@@ -463,7 +463,8 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   const auto launch = [&]<bool kRowsAlongM>() {
     const cudaError_t opted = opt_in_dynamic_smem<wgmma_rs_gemm<kCfg, kRowsAlongM>>(kCfg.smem_bytes());
     if (opted != cudaSuccess) return opted;
-    // Persistent: one block per SM (the shared memory allows no second), work items in
+    // Persistent: at most one block per SM (the shared memory allows no second), the fewest
+    // that finish in the same rounds (persistent_grid_size), work items in
     // wgmma_tile_coordinates' L2-friendly order.
     const std::int64_t blocks = persistent_grid_size(tiles * params.slices, device_sm_count());
     wgmma_rs_gemm<kCfg, kRowsAlongM><<<unsigned(blocks), Cfg::kThreads, kCfg.smem_bytes(), stream>>>(

@@ -9,8 +9,9 @@
 // stage (X: 128 rows x 32 k, Y: 256 columns x 32 k, 48 KB, 128-byte swizzle) must land
 // every ~0.67 us per SM, the in-place kernel's pace at 4096^3 on the H200.
 //
-// Each block (one per SM) walks the GEMM's work items in the kernel's order
-// (wgmma_tile_coordinates) and fills its 4-stage ring for every k-block, with no consumer:
+// Each block (at most one per SM, as many as the kernel launches: persistent_grid_size) walks
+// the GEMM's work items in the kernel's order (wgmma_tile_coordinates, odd rounds backwards
+// in k: k_block_in_round_order) and fills its 4-stage ring for every k-block, with no consumer:
 //   tma       one thread issues the TMA boxes, 4 stages in flight (aligned ld only);
 //   loads     W warps load 4-byte elements into registers (one 128-byte line per warp
 //             instruction), then store them into the swizzled slots, one stage at a time;
@@ -77,7 +78,8 @@ __global__ void __launch_bounds__(32, 1) fill_by_tma(const __grid_constant__ CUt
   std::int64_t n = 0;  // stages filled so far
   for (std::int64_t item = blockIdx.x; item < p.tiles_r * p.tiles_c; item += gridDim.x) {
     const TileOrigin o = tile_origin(p, item);
-    for (int kb = 0; kb < p.k_blocks; ++kb, ++n) {
+    for (int step = 0; step < p.k_blocks; ++step, ++n) {
+      const int kb = tilemm::kernels::k_block_in_round_order(step, 0, p.k_blocks, item / gridDim.x);
       if (n >= kStages) mbarrier_wait_parity_shared_b64(bar(n), unsigned((n / kStages - 1) & 1));
       mbarrier_arrive_expect_tx_shared_b64(bar(n), kStageBytes);
       const unsigned stage = ring + unsigned(n % kStages) * kStageBytes;
@@ -152,7 +154,8 @@ __global__ void __launch_bounds__(32 * kWarps, 1) fill_by_threads(Operands p, fl
   int stage = 0;
   for (std::int64_t item = blockIdx.x; item < p.tiles_r * p.tiles_c; item += gridDim.x) {
     const TileOrigin o = tile_origin(p, item);
-    for (int kb = 0; kb < p.k_blocks; ++kb) {
+    for (int step = 0; step < p.k_blocks; ++step) {
+      const int kb = tilemm::kernels::k_block_in_round_order(step, 0, p.k_blocks, item / gridDim.x);
       char* const st = ring + stage * kStageBytes;
       if constexpr (kCpAsync) {
         walk.walk(p, o, kb * kBk, w, lane, [&](int, int slot, const float* src, bool in) {
@@ -228,7 +231,7 @@ int main() {
     check(cudaMemcpy(y, host.data(), elems * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
     const Operands p{x, y, n, n, n, n, n, (n + kRows - 1) / kRows, (n + kCols - 1) / kCols, (n + kBk - 1) / kBk};
     const std::int64_t items = p.tiles_r * p.tiles_c;
-    const int blocks = int(std::min<std::int64_t>(items, sms));
+    const int blocks = int(tilemm::kernels::persistent_grid_size(items, sms));
     const double stages_per_sm = double((items + sms - 1) / sms * p.k_blocks);
     const auto row = [&](const char* fill, int threads, float us) {
       std::printf("%-6d %-9s %8d %10.1f %12.3f\n", n, fill, threads, us, us / stages_per_sm);
