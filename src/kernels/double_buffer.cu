@@ -631,10 +631,7 @@ struct LayoutSpeeds {
 // the copy. The BK = 8 kernel runs NN 4% faster than NT and TN (H200, 4096^3: NN 2.800 ms,
 // NT 2.919, TN 2.897); another entry's gains follow from its LayoutSpeeds. `speed`
 // estimates the call's speed relative to the entry's kernel on the caller's layout: the
-// kernel's share of the call, 2mnk / (2mnk + copy cost), times the layout gain. The copy
-// cost counts the bytes each copy reads and writes at 16 FLOP per byte (the FFMA machine
-// balance of an H100/H200: ~67 TFLOP/s against ~4 TB/s), 28 for a transposing copy (it
-// moved ~2.4 TB/s).
+// kernel's share of the call (fp32_product_share) times the layout gain.
 struct DoubleBufferRepackChoice {
   bool copies = false;  // some operand is copied (else the call is the plain `.ldg128`)
   bool aligned = false;  // both operands could be read in place: any copy is for the layout
@@ -643,14 +640,8 @@ struct DoubleBufferRepackChoice {
 };
 
 inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p, LayoutSpeeds layouts) {
-  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0, kBk8NNGain = 1.04;
-  const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) {
-    const double b_bytes = double(plan.bytes - plan.a_bytes);
-    const double copy_flops =
-        2.0 * (double(plan.a_bytes) * (plan.a.transpose ? kTransposeFlopPerByte : kCopyFlopPerByte) +
-               b_bytes * (plan.b.transpose ? kTransposeFlopPerByte : kCopyFlopPerByte));
-    return gain * p.flops() / (p.flops() + copy_flops);
-  };
+  constexpr double kBk8NNGain = 1.04;
+  const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) { return gain * fp32_product_share(p, plan); };
   const AlignedOperandsPlan straight = plan_aligned_operands(p, 4, false, false);
   DoubleBufferRepackChoice choice;
   choice.aligned = !straight.repack_a && !straight.repack_b;

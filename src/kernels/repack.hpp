@@ -35,6 +35,20 @@ struct AlignedOperandsPlan {
   std::int64_t bytes = 0;
 };
 
+// The share of an fp32 call's time that the product keeps when `plan`'s copies run first:
+// 2mnk / (2mnk + copy cost), the copy cost counting the bytes each copy reads and writes
+// at 16 FLOP per byte (the FFMA machine balance of an H100/H200: ~67 TFLOP/s against ~4
+// TB/s), 28 for a transposing copy (it moved ~2.4 TB/s). The fp32 `.repack` entries'
+// auto scores (double_buffer, tma_ffma) are built on it.
+inline double fp32_product_share(const GemmProblem& p, const AlignedOperandsPlan& plan) {
+  constexpr double kCopyFlopPerByte = 16.0, kTransposeFlopPerByte = 28.0;
+  const double b_bytes = double(plan.bytes - plan.a_bytes);
+  const double copy_flops =
+      2.0 * (double(plan.a_bytes) * (plan.a.transpose ? kTransposeFlopPerByte : kCopyFlopPerByte) +
+             b_bytes * (plan.b.transpose ? kTransposeFlopPerByte : kCopyFlopPerByte));
+  return p.flops() / (p.flops() + copy_flops);
+}
+
 // element_bytes: 2 (fp16/bf16) or 4 (fp32, tf32); transposing is for 4-byte elements.
 AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t element_bytes, bool transpose_a,
                                           bool transpose_b);

@@ -808,7 +808,7 @@ std::string wgmma_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   static_assert(!kTransposeOnly || (kRepack && kCfg.input == TilemmMmaInput::TF32));
   std::string r = require_tensor_core_types<kCfg.input>(p);
   if (r.empty()) {
-    r = wgmma_tma_requirements(p, dev, kCfg.smem_bytes(), kCfg.element_bytes(), kRepack && !kTransposeOnly);
+    r = tma_requirements(p, dev, kCfg.smem_bytes(), kCfg.element_bytes(), kRepack && !kTransposeOnly);
   }
   if (!r.empty()) return r;
   if (kTransposeOnly && (p.opa == Op::N) == (p.opb == Op::T)) {

@@ -1,7 +1,8 @@
-// What the two Hopper families share: wgmma (both operands read from shared memory) and
-// wgmma_rs (one operand read from registers). The requirements the TMA puts on a problem,
-// the L2-friendly order of a persistent grid's tiles, the TMA tensor maps of operands and
-// C, and the copy of a staged C box by the warpgroup where the TMA cannot store it.
+// What the Hopper families share: wgmma (both operands read from shared memory), wgmma_rs
+// (one operand read from registers) and tma_ffma (fp32 FFMA fed by the TMA). The
+// requirements the TMA puts on a problem, the L2-friendly order of a persistent grid's
+// tiles, the TMA tensor maps of operands and C, and the copy of a staged C box by the
+// warpgroup where the TMA cannot store it.
 #pragma once
 
 #include <cuda.h>
@@ -17,15 +18,15 @@
 
 namespace tilemm::kernels {
 
-// The requirements every entry of both families has, "" when they hold: compute capability
+// The requirements every entry of these families has, "" when they hold: compute capability
 // 9.0 (sm_90a code), the block's shared memory, C aligned to its element size, and what
 // the TMA needs of A and B: 32-bit coordinates (tile origins up to a cluster past m or n
 // included), strides below 2^40 bytes, and 16-byte-aligned bases, leading dimensions and
 // batch strides, or with `repacked` (operands the TMA cannot read are copied into an
 // aligned workspace first) element alignment only.
-inline std::string wgmma_tma_requirements(const GemmProblem& p, const DeviceInfo& dev, std::int64_t smem_bytes,
-                                          std::int64_t element_bytes, bool repacked) {
-  if (dev.cc_major != 9 || dev.cc_minor != 0) return "needs compute capability 9.0 (sm_90a wgmma and TMA)";
+inline std::string tma_requirements(const GemmProblem& p, const DeviceInfo& dev, std::int64_t smem_bytes,
+                                    std::int64_t element_bytes, bool repacked) {
+  if (dev.cc_major != 9 || dev.cc_minor != 0) return "needs compute capability 9.0 (sm_90a code and the TMA)";
   if (smem_bytes > dev.smem_per_block_optin) {
     return "needs " + std::to_string(smem_bytes) + " bytes of shared memory per block, device allows " +
            std::to_string(dev.smem_per_block_optin);

@@ -391,7 +391,7 @@ inline WgmmaRsExtents wgmma_rs_extents(const GemmProblem& p) {
 template <TilemmWgmmaRsConfig kCfg, bool kRepack>
 std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   std::string r = require_tensor_core_types<TilemmMmaInput::TF32>(p);
-  if (r.empty()) r = wgmma_tma_requirements(p, dev, kCfg.smem_bytes(), 4, kRepack);
+  if (r.empty()) r = tma_requirements(p, dev, kCfg.smem_bytes(), 4, kRepack);
   if (!r.empty()) return r;
   if (kCfg.split_k && p.batch > 1) return "split-K computes one product per call (batchCount = 1)";
   if (!kRepack && !rows_major_layouts(p)) {
