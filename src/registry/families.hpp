@@ -15,6 +15,7 @@ void register_warptile(Registry& r);
 void register_cp_async(Registry& r);
 void register_double_buffer(Registry& r);
 void register_skinny_splitk(Registry& r);
+void register_tma_ffma(Registry& r);
 void register_mma_sync(Registry& r);
 void register_wgmma(Registry& r);
 void register_wgmma_rs(Registry& r);

@@ -122,6 +122,7 @@ void register_all_kernels(Registry& r) {
   register_cp_async(r);
   register_double_buffer(r);
   register_skinny_splitk(r);
+  register_tma_ffma(r);
   register_mma_sync(r);
   register_wgmma(r);
   register_wgmma_rs(r);

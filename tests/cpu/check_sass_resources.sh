@@ -33,7 +33,8 @@ count_with_instruction() {
 }
 # Every tensor-core kernel must really run on the tensor cores: each mma_sync kernel
 # contains HMMA in its sm_80 and its sm_90a code, each wgmma and wgmma_rs kernel HGMMA in
-# its sm_90a code (its sm_80 image is empty: wgmma exists only on sm_90a).
+# its sm_90a code (its sm_80 image is empty: wgmma exists only on sm_90a). The fp32
+# tma_ffma kernels must be fed by the TMA (UTMALDG) in their sm_90a code.
 summary=""
 check_family() {  # arch, kernel-name pattern, instruction, family label
   local total with
@@ -50,4 +51,5 @@ check_family sm_80 mma_sync_gemm HMMA mma_sync
 check_family sm_90a mma_sync_gemm HMMA mma_sync
 check_family sm_90a wgmma_gemm HGMMA wgmma
 check_family sm_90a wgmma_rs_gemm HGMMA wgmma_rs
+check_family sm_90a tma_ffma_gemm UTMALDG tma_ffma
 echo "OK: $kernels kernel entries (sm_90a images: $hopper), none with local memory or stack;$summary"

@@ -135,18 +135,25 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
       if (claimed) {
         // Every kernel takes TN (the tf32 wgmma entries only that: K-major operands) and NN
         // (the plain tf32 wgmma_rs entry and the `.transpose` entries only NN and TT: one
-        // operand from registers, or transposed first).
+        // operand from registers, or transposed first); the plain tma_ffma entry takes NT
+        // alone (both operands x-contiguous).
         const bool repacks = e.name.find(".repack") != std::string::npos;
         const bool transposes = e.name.find(".transpose") != std::string::npos;
         const bool rs_in_place = e.family == "wgmma_rs" && !repacks;
+        const bool nt_only = e.family == "tma_ffma" && !repacks;
         tilemm::GemmProblem tn = p;
         tn.opa = tilemm::Op::T;
-        if (rs_in_place || transposes) {
+        if (rs_in_place || transposes || nt_only) {
           EXPECT_NE(e.can_implement(tn, hopper), "") << e.name << " on " << d;
         } else {
           EXPECT_EQ(e.can_implement(tn, hopper), "") << e.name << " on " << d;
         }
-        if (e.name.rfind("wgmma.tf32.", 0) != 0 || repacks || transposes) {
+        if (nt_only) {
+          EXPECT_NE(e.can_implement(p, hopper), "") << e.name << " on " << d;
+          tilemm::GemmProblem nt = p;
+          nt.opb = tilemm::Op::T;
+          EXPECT_EQ(e.can_implement(nt, hopper), "") << e.name << " on " << d;
+        } else if (e.name.rfind("wgmma.tf32.", 0) != 0 || repacks || transposes) {
           EXPECT_EQ(e.can_implement(p, hopper), "") << e.name << " on " << d;
         }
         EXPECT_NE(e.can_implement(p, old), "") << e.name << " on " << d;
@@ -305,32 +312,40 @@ std::string auto_choice(const tilemm::GemmProblem& p) {
   return e != nullptr ? e->name : "none: " + why;
 }
 
-TEST(Registry, AutoCopiesOddLeadingDimensionsAndRunsAlignedLayoutsInPlace) {
+TEST(Registry, AutoRunsLargeFp32ProductsOnTheTmaFedKernelAndCopiesOddLeadingDimensions) {
   using tilemm::Op;
-  const std::string repack = "double_buffer.128x128x8.w64x32.t8x8.ldg128.repack";
+  const std::string tma = "tma_ffma.256x128x32.w64x64.t16x8.s4";
+  const std::string tma_repack = tma + ".repack";
   const std::string plain = "double_buffer.128x128x8.w64x32.t8x8.ldg128";
   const std::string two_groups = "double_buffer.128x128x16.w64x32.t8x8.ldg128.g2";
-  const std::string async_a = "double_buffer.128x128x16.w64x32.t8x8.ldg128.cp_async_a";
   for (Op opa : {Op::N, Op::T})
     for (Op opb : {Op::N, Op::T}) {
-      // Aligned NN with BK = 16 and A copied by cp.async (0.5-1.2% faster than BK = 8
-      // there); TT with BK = 8; NT and TN with BK = 16 in two copy groups (6% and 2-4.5%
-      // faster there, 0-2% slower in NN and TT).
-      const bool same = opa == opb;
-      const std::string kernel = same && opa == Op::N ? async_a : same ? plain : two_groups;
-      // 4093^3: every layout copies (0.91-0.995x cuBLAS against .ldg32's 0.85-0.93x), and
-      // runs the BK = 8 or two-group kernel on the copies (`.cp_async_a` has no `.repack`
-      // twin).
-      EXPECT_EQ(auto_choice(fp32_problem(4093, 4093, 4093, opa, opb)), same ? repack : two_groups + ".repack");
-      // Aligned: no copy (in place, the BK = 16 kernel beat the transposing copy into NN
-      // by 1.4-3.6%).
+      const bool same = opa == opb, nt = opa == Op::N && opb == Op::T;
+      // Measured on the H200 (docs/ladder.md step 15, one interleaved run, ms): NT runs the
+      // TMA-fed kernel in place (2048^3-8192^3: 0.342 / 2.668 / 21.22 against `.g2`'s 0.352 /
+      // 2.735 / 21.65); NN and TT transpose one operand into NT first (NN 0.356 / 2.711 /
+      // 21.37 against `.cp_async_a`'s 0.361 / 2.774 / 21.85; TT 2.712 / 21.37 against 2.787 /
+      // 21.99); TN transposes both, which pays only at 8192^3 (21.53 against `.g2`'s 21.73;
+      // 2048^3 0.370 against 0.359, 4096^3 2.753 against 2.764, a tie).
       for (std::int64_t s : {2048, 4096, 8192}) {
+        const std::string kernel = nt ? tma : (same || s == 8192) ? tma_repack : two_groups;
         EXPECT_EQ(auto_choice(fp32_problem(s, s, s, opa, opb)), kernel) << s;
       }
+      // 4093^3: the operands are copied (the TMA needs 16-byte strides) and, but for NT,
+      // transposed into NT on the way (NN 2.860 ms, 1.01x cuBLAS, against
+      // double_buffer's `.repack` 2.902; NT 2.839 against 2.923).
+      EXPECT_EQ(auto_choice(fp32_problem(4093, 4093, 4093, opa, opb)), tma_repack);
       // Few tiles: split-K, with the BK = 8 or two-group kernel (nor a split-K twin).
       EXPECT_EQ(auto_choice(fp32_problem(1000, 1000, 1000, opa, opb)),
                 same ? plain + ".splitk" : two_groups + ".splitk");
     }
+  // Without a Hopper GPU the TMA-fed entries refuse, and double_buffer runs the squares.
+  tilemm::DeviceInfo ampere = hopper_device();
+  ampere.cc_major = 8;
+  std::string why;
+  const tilemm::KernelEntry* e = tilemm::registry().choose(fp32_problem(4096, 4096, 4096, Op::N, Op::N), ampere, &why);
+  ASSERT_NE(e, nullptr) << why;
+  EXPECT_EQ(e->name, "double_buffer.128x128x16.w64x32.t8x8.ldg128.cp_async_a");
 }
 
 TEST(Registry, AutoTakesTheSkinnyKernelForSixteenRowsOrColumns) {
