@@ -641,7 +641,9 @@ struct DoubleBufferRepackChoice {
 
 inline DoubleBufferRepackChoice double_buffer_repack_choice(const GemmProblem& p, LayoutSpeeds layouts) {
   constexpr double kBk8NNGain = 1.04;
-  const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) { return gain * fp32_product_share(p, plan); };
+  const auto speed_of = [&](const AlignedOperandsPlan& plan, double gain) {
+    return gain * fp32_product_share(p, plan);
+  };
   const AlignedOperandsPlan straight = plan_aligned_operands(p, 4, false, false);
   DoubleBufferRepackChoice choice;
   choice.aligned = !straight.repack_a && !straight.repack_b;

@@ -330,9 +330,10 @@ KernelEntry make_tma_ffma_entry(double relative_speed) {
               (kRepack ? ", other layouts transposed into NT and operands the TMA cannot read copied first" : "");
   e.dtypes = "fp32";
   e.min_compute_capability = 90;
-  e.requirements = kRepack ? "compute capability 9.0; a workspace for each operand copied or transposed (stream-ordered)"
-                           : "compute capability 9.0; op(A) = N, op(B) = T; A and B 16-byte aligned, lda and ldb (and "
-                             "batch strides) multiples of 4 (TMA)";
+  e.requirements =
+      kRepack ? "compute capability 9.0; a workspace for each operand copied or transposed (stream-ordered)"
+              : "compute capability 9.0; op(A) = N, op(B) = T; A and B 16-byte aligned, lda and ldb (and batch "
+                "strides) multiples of 4 (TMA)";
   e.arithmetic_intensity = 2.0 * kCfg.bm * kCfg.bn / (4.0 * (kCfg.bm + kCfg.bn));
   e.auto_eligible = true;
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
