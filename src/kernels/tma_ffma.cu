@@ -219,10 +219,16 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
             const float4 v = lds128(b_row + h * kBox);
             bk[4 * h + 0] = v.x, bk[4 * h + 1] = v.y, bk[4 * h + 2] = v.z, bk[4 * h + 3] = v.w;
           }
+          // Serpentine: odd rows walk their columns backwards, so the first FFMA of a row
+          // reads the column value the row before ended on, from the operand-reuse cache
+          // (3.6% faster than every row forwards; docs/ladder.md step 15, "Register banks").
 #pragma unroll
           for (int r = 0; r < TM; ++r)
 #pragma unroll
-            for (int c = 0; c < TN; ++c) acc[r][c] = fmaf(a[r], bk[c], acc[r][c]);
+            for (int j = 0; j < TN; ++j) {
+              const int c = r % 2 == 1 ? TN - 1 - j : j;
+              acc[r][c] = fmaf(a[r], bk[c], acc[r][c]);
+            }
         }
       }
       // Every consumer thread arrives (release: its reads of the stage come first).
@@ -368,11 +374,11 @@ namespace tilemm {
 // {bm, bn, tm, warps_m, warps_n, stages}
 void register_tma_ffma(Registry& r) {
   using namespace kernels;
-  // NT ran 2.0-2.9% faster than double_buffer's `.g2` NT (H200, 2048^3-8192^3, same runs;
+  // NT ran 5.8-6.2% faster than double_buffer's `.g2` NT at 4096^3 and 8192^3 (H200,
   // docs/ladder.md step 15), whose NT scores 1.23 x 1.06.
   constexpr TilemmTmaFfmaConfig kSquare{256, 128, 16, 4, 2, 4};
-  r.add(make_tma_ffma_entry<kSquare, false>(1.33));
-  r.add(make_tma_ffma_entry<kSquare, true>(1.33));
+  r.add(make_tma_ffma_entry<kSquare, false>(1.38));
+  r.add(make_tma_ffma_entry<kSquare, true>(1.38));
 }
 
 }  // namespace tilemm
