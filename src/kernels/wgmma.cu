@@ -114,11 +114,16 @@ struct TilemmWgmmaConfig {
   // The 64-column blocks of C one consumer warpgroup computes per tile: one when they share
   // a tile, all of them with `.pingpong` (two m64nBMk16 per k16 slice at bn = 128).
   consteval int blocks_per_consumer() const { return pingpong ? bn / 64 : 1; }
-  // The register file of one SM less the producer's, shared by the consumers (a multiple
-  // of 8, as setmaxnreg needs, so it always fits): 232 for two consumer warpgroups (the
-  // cap), 152 for three.
+  // What the producer warpgroup hands back, shared by the consumers, in steps of 8 as
+  // setmaxnreg needs: 232 for two consumer warpgroups (the cap), 152 for three. Counted
+  // from the block's launch allocation (__launch_bounds__(threads(), 1): 168 registers a
+  // thread at 384 threads), not from the whole register file: setmaxnreg.inc waits until
+  // the block's own registers cover the request, and a tma_ffma build that asked for 1,024
+  // more than its launch allocation hung (docs/ladder.md, step 15).
   consteval int consumer_registers() const {
-    return std::min(kMaxConsumerRegisters, (65536 - kProducerRegisters * 128) / (128 * consumers()) / 8 * 8);
+    const int launch = 65536 / threads() / 8 * 8;
+    const int handed_back = launch * threads() - kProducerRegisters * 128;
+    return std::min(kMaxConsumerRegisters, handed_back / (128 * consumers()) / 8 * 8);
   }
   // Consumer warpgroups that read each stage (a whole tile's 64-column blocks, or all).
   consteval int readers_per_stage() const { return pingpong ? 1 : consumers(); }
