@@ -193,6 +193,27 @@ __device__ __forceinline__ void store_tile(const GemmParams& p, float* C, const 
   }
 }
 
+// C(row .. row + 3, col) = alpha * acc + beta * C for rows inside the matrix: one 16-byte
+// access when the four rows are inside and the column is 16-byte aligned (double_buffer,
+// tma_ffma).
+__device__ __forceinline__ void store_quad(float* c_col, std::int64_t row, std::int64_t m, const float (&acc)[4],
+                                           float alpha, float beta, bool quad_aligned) {
+  float* dst = c_col + row;
+  if (quad_aligned && row + 3 < m) {
+    float4 v = make_float4(alpha * acc[0], alpha * acc[1], alpha * acc[2], alpha * acc[3]);
+    if (beta != 0.0f) {
+      const float4 c = *reinterpret_cast<const float4*>(dst);
+      v.x = fmaf(beta, c.x, v.x), v.y = fmaf(beta, c.y, v.y);
+      v.z = fmaf(beta, c.z, v.z), v.w = fmaf(beta, c.w, v.w);
+    }
+    *reinterpret_cast<float4*>(dst) = v;
+    return;
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+    if (row + r < m) store_alpha_beta(dst + r, acc[r], alpha, beta);
+}
+
 // The operands of batch item b.
 __device__ __forceinline__ OperandView operand_a(const GemmParams& p, std::int64_t b) {
   return OperandView{p.A + b * p.stride_a, p.lda, p.m, p.k};

@@ -244,22 +244,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       if (n >= p.n) continue;
 #pragma unroll
       for (int q = 0; q < TM / 4; ++q) {
-        const std::int64_t m = m0 + row_of(4 * q);
-        float* const dst = C + n * p.ldc + m;
-        if (p.c_quads && m + 3 < p.m) {
-          float4 v = make_float4(p.alpha * acc[4 * q][c], p.alpha * acc[4 * q + 1][c], p.alpha * acc[4 * q + 2][c],
-                                 p.alpha * acc[4 * q + 3][c]);
-          if (p.beta != 0.0f) {
-            const float4 old = *reinterpret_cast<const float4*>(dst);
-            v.x = fmaf(p.beta, old.x, v.x), v.y = fmaf(p.beta, old.y, v.y);
-            v.z = fmaf(p.beta, old.z, v.z), v.w = fmaf(p.beta, old.w, v.w);
-          }
-          *reinterpret_cast<float4*>(dst) = v;
-        } else {
-#pragma unroll
-          for (int i = 0; i < 4; ++i)
-            if (m + i < p.m) store_alpha_beta(dst + i, acc[4 * q + i][c], p.alpha, p.beta);
-        }
+        const float quad[4] = {acc[4 * q][c], acc[4 * q + 1][c], acc[4 * q + 2][c], acc[4 * q + 3][c]};
+        store_quad(C + n * p.ldc, m0 + row_of(4 * q), p.m, quad, p.alpha, p.beta, p.c_quads);
       }
     }
   }
@@ -308,11 +294,10 @@ cudaError_t launch_tma_ffma(const GemmProblem& prob, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// What the `.repack` entry copies: the operands the TMA cannot read (not 16-byte aligned),
-// and, transposed, a k-contiguous op(A) = A^T or op(B) = B, so that the kernel reads NT.
-inline AlignedOperandsPlan tma_ffma_repack_plan(const GemmProblem& p) {
-  return plan_aligned_operands(p, 4, p.opa == Op::T, p.opb == Op::N);
-}
+// What the `.repack` entry transposes so that the kernel reads NT: a k-contiguous op(A) = A^T
+// and op(B) = B. It also copies the operands the TMA cannot read (not 16-byte aligned).
+inline bool tma_ffma_transposes_a(const GemmProblem& p) { return p.opa == Op::T; }
+inline bool tma_ffma_transposes_b(const GemmProblem& p) { return p.opb == Op::N; }
 
 template <TilemmTmaFfmaConfig kCfg>
 std::string tma_ffma_name(bool repack) {
@@ -347,7 +332,7 @@ KernelEntry make_tma_ffma_entry(double relative_speed) {
   };
   if constexpr (kRepack) {
     e.launch = [](const GemmProblem& p, cudaStream_t stream) {
-      return launch_with_aligned_operands(p, 4, p.opa == Op::T, p.opb == Op::N, stream,
+      return launch_with_aligned_operands(p, 4, tma_ffma_transposes_a(p), tma_ffma_transposes_b(p), stream,
                                           [stream](const GemmProblem& q) { return launch_tma_ffma<kCfg>(q, stream); });
     };
   } else {
@@ -359,7 +344,7 @@ KernelEntry make_tma_ffma_entry(double relative_speed) {
   e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
     double speed = relative_speed;
     if constexpr (kRepack) {
-      const AlignedOperandsPlan plan = tma_ffma_repack_plan(p);
+      const AlignedOperandsPlan plan = plan_aligned_operands(p, 4, tma_ffma_transposes_a(p), tma_ffma_transposes_b(p));
       speed *= plan.repack_a || plan.repack_b ? fp32_product_share(p, plan) : 0.99;
     }
     return fp32_tile_score(p, kCfg.bm, kCfg.bn, dev.sm_count, speed, 0);
