@@ -595,6 +595,23 @@ TEST(BenchCli, InterleaveIsAFlagTheBannerStates) {
   EXPECT_NE(out.str().find("timed runs interleaved"), std::string::npos) << out.str();
 }
 
+TEST(BenchCli, InterleaveShapesImpliesInterleaveRefusesTuneAndTheBannerStatesIt) {
+  const CliOutcome plain = parse({"--size", "512", "--interleave"});
+  ASSERT_TRUE(plain.options);
+  EXPECT_FALSE(plain.options->interleave_shapes);
+  const CliOutcome c = parse({"--size", "512", "--trans", "NN,NT", "--interleave-shapes"});
+  ASSERT_TRUE(c.options);
+  EXPECT_TRUE(c.options->interleave_shapes);
+  EXPECT_TRUE(c.options->interleave);
+  EXPECT_FALSE(parse({"--tune", "square", "--interleave-shapes"}).options);
+  BenchReport report;
+  report.settings.interleave = true;
+  report.settings.interleave_shapes = true;
+  std::ostringstream out;
+  print_banner(out, report, false);
+  EXPECT_NE(out.str().find("every shape's kernels interleaved in one loop"), std::string::npos) << out.str();
+}
+
 TEST(BenchCli, BackToBackTakesRunsPerSampleAndTheBannerStatesIt) {
   const CliOutcome plain = parse({"--size", "512"});
   ASSERT_TRUE(plain.options);

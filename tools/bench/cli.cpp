@@ -92,6 +92,8 @@ std::string help_footer() {
       the standard suite: auto and cuBLAS, geometric-mean ratio and worst shape
   tilemm-bench --dtype bf16 --size 8192 --kernel auto,cublas --interleave
       auto against cuBLAS with their timed runs alternating, for ratios of a few percent
+  tilemm-bench --dtype bf16 --size 8192 --trans NN,NT,TN,TT --kernel auto,cublas --interleave-shapes
+      the four layouts' runs alternating in one loop, so that they compare with each other
   tilemm-bench --size 1000 --format sample --verify reference
       the classic CUDA-samples output, checked against the fp64 CPU reference
   tilemm-bench --tune all --json tune.json
@@ -268,6 +270,10 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
   app.add_flag("--interleave", o.interleave,
                "Alternate the kernels' timed runs (one run of each per round, cuBLAS included) instead of timing "
                "each kernel's runs back to back, so that all meet the same clocks and temperature");
+  app.add_flag("--interleave-shapes", o.interleave_shapes,
+               "--interleave across shapes: every shape's operands allocated at once and the timed runs of all "
+               "shapes' kernels alternating in one loop, so that shapes compared with each other (the four layouts "
+               "of one size) meet the same clocks");
   app.add_option("--back-to-back", o.back_to_back,
                  "Time N consecutive runs of a kernel between one pair of events (the sample is their time / N; "
                  "--iters counts samples), as a stream of products runs in an application; 1: an event pair "
@@ -322,6 +328,10 @@ CliOutcome parse_command_line(int argc, const char* const* argv, std::ostream& o
     if (!o.tune_class.empty() && o.format == OutputFormat::Sample) {
       throw CLI::ValidationError("--tune", "prints its own rankings; it cannot be combined with --format sample");
     }
+    if (o.interleave_shapes && !o.tune_class.empty()) {
+      throw CLI::ValidationError("--interleave-shapes", "applies to measured rows; --tune ranks shapes one by one");
+    }
+    if (o.interleave_shapes) o.interleave = true;
     if (!o.suite.empty() && app.count("--kernel") == 0) o.kernels = {"auto"};
     if (!o.tune_class.empty()) apply_tuning_defaults(o, app);
     build_shapes(o, m, n, k, size, trans, batch);

@@ -80,6 +80,7 @@ BenchSettings settings_of(const BenchOptions& o) {
   s.budget_seconds = o.budget_seconds;
   s.cooldown_ms = o.cooldown_ms;
   s.interleave = o.interleave;
+  s.interleave_shapes = o.interleave_shapes;
   s.back_to_back = o.back_to_back;
   s.verify = verify_mode_name(o.verify);
   s.seed = o.seed;

@@ -56,6 +56,10 @@ struct BenchOptions {
   // then their timed runs alternate, one run of each per round in a varying order
   // (timing.hpp says why).
   bool interleave = false;
+  // --interleave-shapes (implies --interleave): every shape's operands are allocated at
+  // once and the timed runs of all shapes' kernels alternate in one loop, so that shapes
+  // compared with each other (the four layouts of one size) meet the same clocks.
+  bool interleave_shapes = false;
   // --back-to-back N: each timed sample is N consecutive runs of one kernel between one
   // pair of events (its time divided by N), as a stream of products runs in an
   // application: no event separates the runs, so a kernel launched as a programmatic

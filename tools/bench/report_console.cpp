@@ -76,7 +76,9 @@ void print_banner(std::ostream& out, const BenchReport& report, bool markdown) {
                                    " runs back to back between one event pair (its time / " +
                                    std::to_string(s.back_to_back) + "); "
                              : std::string())
-      << (s.interleave ? "timed runs interleaved (one run of each kernel per round, in an order varied from round "
+      << (s.interleave_shapes ? "timed runs of every shape's kernels interleaved in one loop (one run of each per "
+                                  "round, in an order varied from round to round, after all warm-ups of all shapes); "
+          : s.interleave ? "timed runs interleaved (one run of each kernel per round, in an order varied from round "
                            "to round, after all warm-ups); "
                          : "")
       << "error = ||C - Cref||_F / (|alpha| ||A||_F ||B||_F + "

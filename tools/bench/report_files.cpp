@@ -55,6 +55,7 @@ Json settings_json(const BenchSettings& s) {
               {"budget_seconds", s.budget_seconds},
               {"cooldown_ms", s.cooldown_ms},
               {"interleave", s.interleave},
+              {"interleave_shapes", s.interleave_shapes},
               {"back_to_back", s.back_to_back},
               {"verify", s.verify},
               {"seed", s.seed}};

@@ -120,6 +120,7 @@ struct BenchSettings {
   double budget_seconds = 0.0;
   int cooldown_ms = 0;
   bool interleave = false;
+  bool interleave_shapes = false;  // --interleave-shapes: one interleaved loop over all shapes
   int back_to_back = 1;  // runs per timed sample (--back-to-back)
   std::string verify;  // the requested mode; each row says what it was checked against
   unsigned long long seed = 0;

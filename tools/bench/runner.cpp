@@ -246,58 +246,58 @@ std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vect
       std::this_thread::sleep_for(std::chrono::milliseconds(context.options.cooldown_ms));
     }
   };
-  for (std::size_t s = 0; s < shapes.size(); ++s) {
-    const Shape& shape = shapes[s];
-    progress.update(done, "preparing operands and reference for " + shape.label());
-    // A different seed per shape, so shapes of equal size do not share inputs.
-    const ShapeMeasurement measurement(context, shape, context.options.seed + s);
+  // One shape's operands, reference and rows (the selected kernels, then cuBLAS).
+  struct ShapeRun {
+    Shape shape;
+    std::unique_ptr<ShapeMeasurement> measurement;
     std::vector<std::unique_ptr<Contender>> contenders;
+  };
+  const auto open_shape = [&](std::size_t s) {
+    ShapeRun run{shapes[s], nullptr, {}};
+    progress.update(done, "preparing operands and reference for " + run.shape.label());
+    // A different seed per shape, so shapes of equal size do not share inputs.
+    run.measurement = std::make_unique<ShapeMeasurement>(context, run.shape, context.options.seed + s);
     for (const KernelChoice& choice : selection.kernels) {
-      contenders.push_back(library_contender(context, measurement, choice));
+      run.contenders.push_back(library_contender(context, *run.measurement, choice));
     }
-    if (selection.cublas) contenders.push_back(cublas_contender(context, measurement));
-    const auto label = [&](const Contender& c) {
-      return (c.choice != nullptr ? c.choice->requested : std::string("cuBLAS")) + " " + shape.label();
-    };
-    if (!context.options.interleave) {
-      // Each row's timed runs right after its warm-ups.
-      for (auto& c : contenders) {
-        cooldown();
-        progress.update(done, label(*c));
-        prepare_contender(context, measurement, *c);
-        if (c->timing) {
-          const TimedRuns timed =
-              time_launches(c->launch, c->timing->plan.iterations, ShapeMeasurement::first_timed_set(*c->timing),
-                            context.stream, RunQueue::Held, context.options.back_to_back);
-          measurement.record(c->row, *c->timing, timed);
-        }
-        ++done;
-      }
-    } else {
-      // Every row verified and warm first, then the timed runs of all of them alternating.
-      for (auto& c : contenders) {
-        cooldown();
-        progress.update(done, label(*c) + " (first run and warm-ups)");
-        prepare_contender(context, measurement, *c);
-        ++done;
-      }
+    if (selection.cublas) run.contenders.push_back(cublas_contender(context, *run.measurement));
+    return run;
+  };
+  const auto label = [](const ShapeRun& run, const Contender& c) {
+    return (c.choice != nullptr ? c.choice->requested : std::string("cuBLAS")) + " " + run.shape.label();
+  };
+  // Every row verified and warm, its timed runs left for an interleaved loop.
+  const auto prepare_rows = [&](ShapeRun& run) {
+    for (auto& c : run.contenders) {
       cooldown();
-      progress.update(done, "interleaved timed runs on " + shape.label());
-      std::vector<InterleavedKernel> kernels;
-      std::vector<Contender*> timed_rows;
-      for (auto& c : contenders) {
+      progress.update(done, label(run, *c) + " (first run and warm-ups)");
+      prepare_contender(context, *run.measurement, *c);
+      ++done;
+    }
+  };
+  // The timed runs of all these shapes' rows alternating, one run of each per round.
+  const auto time_rows_interleaved = [&](std::vector<ShapeRun*> runs, const std::string& what) {
+    cooldown();
+    progress.update(done, "interleaved timed runs on " + what);
+    std::vector<InterleavedKernel> kernels;
+    std::vector<std::pair<ShapeRun*, Contender*>> timed_rows;
+    for (ShapeRun* run : runs) {
+      for (auto& c : run->contenders) {
         if (!c->timing) continue;
         kernels.push_back({c->select, c->launch, c->timing->plan.iterations});
-        timed_rows.push_back(c.get());
-      }
-      // As in a row's own runs, the timed runs rotate through the sets after set 0.
-      const std::vector<TimedRuns> timed = time_interleaved(kernels, 1, context.stream, context.options.back_to_back);
-      for (std::size_t i = 0; i < timed_rows.size(); ++i) {
-        measurement.record(timed_rows[i]->row, *timed_rows[i]->timing, timed[i]);
+        timed_rows.push_back({run, c.get()});
       }
     }
+    // As in a row's own runs, the timed runs rotate through the sets after set 0.
+    const std::vector<TimedRuns> timed = time_interleaved(kernels, 1, context.stream, context.options.back_to_back);
+    for (std::size_t i = 0; i < timed_rows.size(); ++i) {
+      const auto [run, c] = timed_rows[i];
+      run->measurement->record(c->row, *c->timing, timed[i]);
+    }
+  };
+  const auto emit_rows = [&](ShapeRun& run) {
     std::vector<RunResult> rows;
-    for (auto& c : contenders) {
+    for (auto& c : run.contenders) {
       if (c->choice != nullptr) finish_library_row(context, *c);
       rows.push_back(std::move(c->row));
     }
@@ -307,6 +307,46 @@ std::vector<RunResult> run_benchmarks(const RunContext& context, const std::vect
       if (on_row) on_row(r);
       all_rows.push_back(r);
     }
+  };
+
+  if (context.options.interleave_shapes) {
+    // All shapes' operands at once, so that the shapes' rows share one interleaved loop:
+    // shapes compared with each other (the four layouts of one size, say) meet the same
+    // clocks, which on a GPU at its power cap move by several percent between seconds.
+    std::vector<ShapeRun> runs;
+    runs.reserve(shapes.size());
+    for (std::size_t s = 0; s < shapes.size(); ++s) {
+      runs.push_back(open_shape(s));
+      prepare_rows(runs.back());
+    }
+    std::vector<ShapeRun*> all;
+    for (auto& run : runs) all.push_back(&run);
+    time_rows_interleaved(all, std::to_string(shapes.size()) + " shapes");
+    for (auto& run : runs) emit_rows(run);
+    return all_rows;
+  }
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    ShapeRun run = open_shape(s);
+    if (!context.options.interleave) {
+      // Each row's timed runs right after its warm-ups.
+      for (auto& c : run.contenders) {
+        cooldown();
+        progress.update(done, label(run, *c));
+        prepare_contender(context, *run.measurement, *c);
+        if (c->timing) {
+          const TimedRuns timed =
+              time_launches(c->launch, c->timing->plan.iterations, ShapeMeasurement::first_timed_set(*c->timing),
+                            context.stream, RunQueue::Held, context.options.back_to_back);
+          run.measurement->record(c->row, *c->timing, timed);
+        }
+        ++done;
+      }
+    } else {
+      // Every row verified and warm first, then the timed runs of all of them alternating.
+      prepare_rows(run);
+      time_rows_interleaved({&run}, run.shape.label());
+    }
+    emit_rows(run);
   }
   return all_rows;
 }
