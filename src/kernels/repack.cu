@@ -11,8 +11,14 @@ namespace {
 
 constexpr int kRepackThreads = 256;
 
-// One thread per 16 destination bytes (8 halves or 4 floats), read one element at a time
-// (the source column may start at any element); rows past the operand are zero.
+// One thread per 16 destination bytes (8 halves or 4 floats) in each of kRepackColumns
+// columns, read one element at a time (the source column may start at any element), all
+// its loads before its stores; rows past the operand are zero. Four columns a thread rather
+// than one took a 4093^2 fp32 copy from 38.4-38.9 to 34.8-35.0 us on the H200 (Nsight Compute;
+// tf32 4093^3 1.3% faster, 16-bit copies unchanged; docs/ladder.md, step 28, "Four columns a
+// thread").
+constexpr int kRepackColumns = 4;
+
 template <class E>
 __global__ void __launch_bounds__(kRepackThreads)
     repack_rows_aligned16(const E* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
@@ -21,63 +27,83 @@ __global__ void __launch_bounds__(kRepackThreads)
   const std::int64_t r0 = (std::int64_t(blockIdx.x) * kRepackThreads + threadIdx.x) * kPer;
   if (r0 >= dst_ld) return;
   for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
-    for (std::int64_t c = blockIdx.y; c < cols; c += gridDim.y) {
-      const E* in = src + b * stride + c * ld;
+    for (std::int64_t c0 = std::int64_t(blockIdx.y) * kRepackColumns; c0 < cols;
+         c0 += std::int64_t(gridDim.y) * kRepackColumns) {
       union {
         uint4 chunk;
         E e[kPer];
-      } v;
+      } v[kRepackColumns];
 #pragma unroll
-      for (int i = 0; i < kPer; ++i) v.e[i] = r0 + i < rows ? in[r0 + i] : E(0);
-      *reinterpret_cast<uint4*>(dst + b * dst_stride + c * dst_ld + r0) = v.chunk;
+      for (int j = 0; j < kRepackColumns; ++j) {
+        const E* in = src + b * stride + (c0 + j) * ld;
+#pragma unroll
+        for (int i = 0; i < kPer; ++i) v[j].e[i] = c0 + j < cols && r0 + i < rows ? in[r0 + i] : E(0);
+      }
+#pragma unroll
+      for (int j = 0; j < kRepackColumns; ++j)
+        if (c0 + j < cols) *reinterpret_cast<uint4*>(dst + b * dst_stride + (c0 + j) * dst_ld + r0) = v[j].chunk;
     }
 }
 
 // dst(c, r) = src(r, c) for 4-byte elements (fp32 and tf32 operands), through registers: each
-// thread moves a 4 x 4 block, reading 4 columns of src 4 rows deep (one 16-byte load
-// each when src is 16-byte aligned with ld a multiple of 4, else 4 scalar loads) and
-// writing 4 columns of dst 4 deep (always one 16-byte store: the workspace is aligned).
+// thread moves kTransposeBlocks 4 x 4 blocks, each read from 4 columns of src 4 rows deep (one
+// 16-byte load each when src is 16-byte aligned with ld a multiple of 4, else 4 scalar loads)
+// and written to 4 columns of dst 4 deep (always one 16-byte store: the workspace is aligned).
 // A warp is 8 lanes along c by 4 along r, so each load instruction reads 8 runs of 64
 // contiguous bytes and each store writes 4 runs of 128: every sector fully used, no
-// shared memory, 64 bytes in flight per thread. Measured on the H200 at 8192^2, a 32 x 32
-// shared-memory tile with 4 loads per thread moved ~2 TB/s (261 us), a 64 x 64 one with 16
-// ~1.7 TB/s (310 us). dst rows run along src columns up to dst_ld (padding written as zeros).
+// shared memory. Measured on the H200 at 8192^2, a 32 x 32 shared-memory tile with 4 loads
+// per thread moved ~2 TB/s (261 us), a 64 x 64 one with 16 ~1.7 TB/s (310 us); with one block
+// per thread (64 bytes in flight) this kernel took 149 us, with two (the second 32 columns
+// further along c) 143 us (Nsight Compute). dst rows run along src columns up to dst_ld
+// (padding written as zeros).
 constexpr int kTransposeThreads = 256;
 constexpr int kTransposeRowsPerBlock = 128;  // 8 warps of 16 rows
 constexpr int kTransposeColsPerBlock = 32;
+constexpr int kTransposeBlocks = 2;  // 4 x 4 blocks per thread, kTransposeColsPerBlock apart
 
 template <bool kVectorLoads>
 __global__ void __launch_bounds__(kTransposeThreads)
     transpose_4x4_blocks(const unsigned* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                          std::int64_t stride, std::int64_t batches, unsigned* dst, std::int64_t dst_ld,
                          std::int64_t dst_stride) {
+  constexpr int kStep = kTransposeColsPerBlock * kTransposeBlocks;  // dst columns per block and pass
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::int64_t r = std::int64_t(blockIdx.x) * kTransposeRowsPerBlock + warp * 16 + (lane / 8) * 4;
   for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
-    for (std::int64_t c = std::int64_t(blockIdx.y) * kTransposeColsPerBlock + (lane % 8) * 4; c < dst_ld;
-         c += std::int64_t(gridDim.y) * kTransposeColsPerBlock) {
+    for (std::int64_t c0 = std::int64_t(blockIdx.y) * kStep + (lane % 8) * 4; c0 < dst_ld;
+         c0 += std::int64_t(gridDim.y) * kStep) {
       const unsigned* in = src + b * stride;
-      unsigned v[4][4];  // v[e][i] = src(r + i, c + e)
+      unsigned v[kTransposeBlocks][4][4];  // v[q][e][i] = src(r + i, c + e), c = c0 + q * kTransposeColsPerBlock
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const unsigned* column = in + (c + e) * ld + r;
-        if (kVectorLoads && c + e < cols && r + 3 < rows) {
-          const uint4 q = *reinterpret_cast<const uint4*>(column);
-          v[e][0] = q.x;
-          v[e][1] = q.y;
-          v[e][2] = q.z;
-          v[e][3] = q.w;
-        } else {
+      for (int q = 0; q < kTransposeBlocks; ++q) {
+        const std::int64_t c = c0 + q * kTransposeColsPerBlock;
 #pragma unroll
-          for (int i = 0; i < 4; ++i) v[e][i] = c + e < cols && r + i < rows ? column[i] : 0u;
+        for (int e = 0; e < 4; ++e) {
+          const unsigned* column = in + (c + e) * ld + r;
+          if (kVectorLoads && c + e < cols && r + 3 < rows) {
+            const uint4 x = *reinterpret_cast<const uint4*>(column);
+            v[q][e][0] = x.x;
+            v[q][e][1] = x.y;
+            v[q][e][2] = x.z;
+            v[q][e][3] = x.w;
+          } else {
+#pragma unroll
+            for (int i = 0; i < 4; ++i) v[q][e][i] = c + e < cols && r + i < rows ? column[i] : 0u;
+          }
         }
       }
       unsigned* out = dst + b * dst_stride;
 #pragma unroll
-      for (int i = 0; i < 4; ++i)
-        if (r + i < rows) {
-          *reinterpret_cast<uint4*>(out + (r + i) * dst_ld + c) = make_uint4(v[0][i], v[1][i], v[2][i], v[3][i]);
-        }
+      for (int q = 0; q < kTransposeBlocks; ++q) {
+        const std::int64_t c = c0 + q * kTransposeColsPerBlock;
+        if (c >= dst_ld) continue;
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          if (r + i < rows) {
+            *reinterpret_cast<uint4*>(out + (r + i) * dst_ld + c) =
+                make_uint4(v[q][0][i], v[q][1][i], v[q][2][i], v[q][3][i]);
+          }
+      }
     }
 }
 
@@ -102,9 +128,9 @@ cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols
   auto* out = static_cast<E*>(dst);
   if constexpr (sizeof(E) == 4) {  // only 4-byte operands are transposed (plan_aligned_operands)
     if (r.transpose) {
+      constexpr std::int64_t kStep = kTransposeColsPerBlock * kTransposeBlocks;
       const dim3 grid(ceil_div_u(rows, kTransposeRowsPerBlock),
-                      static_cast<unsigned>(std::min<std::int64_t>(
-                          (r.ld + kTransposeColsPerBlock - 1) / kTransposeColsPerBlock, 65535)),
+                      static_cast<unsigned>(std::min<std::int64_t>((r.ld + kStep - 1) / kStep, 65535)),
                       grid_z_for(r.batches));
       const auto kernel = columns_aligned16(src, ld, stride, r.batches, 4) ? transpose_4x4_blocks<true>
                                                                            : transpose_4x4_blocks<false>;
@@ -113,7 +139,8 @@ cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols
     }
   }
   constexpr std::int64_t kPer = 16 / sizeof(E);
-  const dim3 grid(ceil_div_u(r.ld / kPer, kRepackThreads), static_cast<unsigned>(std::min<std::int64_t>(cols, 65535)),
+  const dim3 grid(ceil_div_u(r.ld / kPer, kRepackThreads),
+                  static_cast<unsigned>(std::min<std::int64_t>((cols + kRepackColumns - 1) / kRepackColumns, 65535)),
                   grid_z_for(r.batches));
   repack_rows_aligned16<E><<<grid, kRepackThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld,
                                                                 r.stride);
