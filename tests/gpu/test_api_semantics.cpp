@@ -91,6 +91,22 @@ bool refuses_tn(const tilemm::KernelEntry& e, const std::string& dtype) {
   return !e.can_implement(p, dev).empty();
 }
 
+// Whether e refuses the fp32 NN product m x n x k with lda = m, ldb = k, ldc = m (operands
+// 16-byte aligned), as ApiSemantics runs it.
+bool refuses_fp32_nn(const tilemm::KernelEntry& e, std::int64_t m, std::int64_t n, std::int64_t k) {
+  int device = 0;
+  tilemm::DeviceInfo dev;
+  if (cudaGetDevice(&device) != cudaSuccess || !tilemm::query_device(device, &dev)) return false;
+  tilemm::GemmProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.lda = m;
+  p.ldb = k;
+  p.ldc = m;
+  return !e.can_implement(p, dev).empty();
+}
+
 class ApiSemantics : public ::testing::Test {
  protected:
   // m and k multiples of 4, so the kernels that need 16-byte aligned columns run too.
@@ -218,7 +234,19 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
     for (const std::string& dtype : e.dtype_list()) {
       if (dtype == "fp32") {
         reset_c(&nan);
-        ASSERT_EQ(sgemm(TILEMM_OP_N, TILEMM_OP_N, kM, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM), TILEMM_STATUS_SUCCESS) << e.name;
+        if (refuses_fp32_nn(e, kM, kN, kK)) {
+          // tma_ffma's in-place entry reads NT only: B stored n x k (ldb 8, 16-byte columns).
+          std::vector<float> b_nt(8 * kK, 1.0f);
+          float* dB = nullptr;
+          CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&dB), b_nt.size() * sizeof(float)));
+          CUDA_OK(cudaMemcpy(dB, b_nt.data(), b_nt.size() * sizeof(float), cudaMemcpyHostToDevice));
+          const tilemmStatus_t s = sgemm(TILEMM_OP_N, TILEMM_OP_T, kM, kN, kK, &one_, dA_, kM, dB, 8, &zero_, dC_, kM);
+          EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+          cudaFree(dB);
+          ASSERT_EQ(s, TILEMM_STATUS_SUCCESS) << e.name << ": " << tilemmGetErrorDetail(h_);
+        } else {
+          ASSERT_EQ(sgemm(TILEMM_OP_N, TILEMM_OP_N, kM, kN, kK, &one_, dA_, kM, dB_, kK, &zero_, dC_, kM), TILEMM_STATUS_SUCCESS) << e.name;
+        }
         EXPECT_EQ(std::string(tilemmGetLastKernel(h_)), e.name);
         for (float x : read_c()) ASSERT_TRUE(std::isfinite(x)) << e.name;
         continue;
@@ -304,13 +332,13 @@ TEST_F(ApiSemantics, RunsOnTheHandlesStream) {
 
 // Products queued on one stream without a synchronization between them, each reading
 // what the one before wrote and the last overwriting what the middle one reads. The
-// wgmma kernels whose grid covers nearly every SM (every entry's at 2048^3) are launched
-// as programmatic dependents, so each may start while the one before still runs: this
-// fails if any of them touches global memory before its griddepcontrol.wait. Signed
-// permutations keep every value a small integer, exact in bf16.
+// wgmma (bf16) and wgmma_rs (tf32) kernels whose grid covers nearly every SM (every entry's
+// at 2048^3) are launched as programmatic dependents, so each may start while the one
+// before still runs: this fails if any of them touches global memory before its
+// griddepcontrol.wait. Signed permutations keep every value a small integer, exact in bf16
+// and tf32.
 TEST_F(ApiSemantics, ChainedProductsOnOneStreamSeeEachOthersResults) {
   constexpr std::int64_t kSize = 2048;
-  const TypedCall t("bf16");
   const auto signed_permutation = [](int seed) {
     std::vector<float> p(kSize * kSize, 0.0f);
     for (std::int64_t j = 0; j < kSize; ++j)
@@ -335,46 +363,49 @@ TEST_F(ApiSemantics, ChainedProductsOnOneStreamSeeEachOthersResults) {
     return z;
   };
   const std::vector<float> want_c2 = times(times(p1, b), p2), want_c1 = times(p3, b);
-  const std::size_t bytes = std::size_t(kSize * kSize) * t.bytes;
-  std::vector<void*> d(6, nullptr);  // P1, B, P2, P3, C1, C2
-  for (auto& ptr : d) CUDA_OK(cudaMalloc(&ptr, bytes));
-  const std::vector<float>* host[4] = {&p1, &b, &p2, &p3};
-  for (int i = 0; i < 4; ++i) CUDA_OK(cudaMemcpy(d[i], t.encode(*host[i]).data(), bytes, cudaMemcpyHostToDevice));
   cudaStream_t stream = nullptr;
   CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   ASSERT_EQ(tilemmSetStream(h_, stream), TILEMM_STATUS_SUCCESS);
-  const auto product = [&](void* x, void* y, void* z) {
-    return tilemmGemmEx(h_, TILEMM_OP_N, TILEMM_OP_N, kSize, kSize, kSize, &one_, x, t.ab, kSize, y, t.ab, kSize,
-                        &zero_, z, t.ab, kSize, t.compute);
-  };
-  int checked = 0;
-  for (const auto& e : tilemm::registry().entries()) {
-    if (e.family != "wgmma" || e.dtype_list().front() != "bf16") continue;
-    ASSERT_EQ(tilemmSetAlgorithm(h_, e.name.c_str()), TILEMM_STATUS_SUCCESS);
-    CUDA_OK(cudaMemsetAsync(d[4], 0xFF, bytes, stream));  // NaN in both outputs
-    CUDA_OK(cudaMemsetAsync(d[5], 0xFF, bytes, stream));
-    ASSERT_EQ(product(d[0], d[1], d[4]), TILEMM_STATUS_SUCCESS) << e.name << ": " << tilemmGetErrorDetail(h_);
-    ASSERT_EQ(product(d[4], d[2], d[5]), TILEMM_STATUS_SUCCESS) << e.name;  // reads C1
-    ASSERT_EQ(product(d[3], d[1], d[4]), TILEMM_STATUS_SUCCESS) << e.name;  // overwrites C1
-    CUDA_OK(cudaStreamSynchronize(stream));
-    std::vector<unsigned char> c1(bytes), c2(bytes);
-    CUDA_OK(cudaMemcpy(c1.data(), d[4], bytes, cudaMemcpyDeviceToHost));
-    CUDA_OK(cudaMemcpy(c2.data(), d[5], bytes, cudaMemcpyDeviceToHost));
-    int wrong = 0;
-    for (std::int64_t i = 0; i < kSize * kSize && wrong < 3; ++i) {
-      const float got2 = t.decode(&c2[std::size_t(i) * t.bytes]), got1 = t.decode(&c1[std::size_t(i) * t.bytes]);
-      if (got2 != want_c2[i] || got1 != want_c1[i]) {
-        ++wrong;
-        ADD_FAILURE() << e.name << " element " << i << ": C2 " << got2 << " (want " << want_c2[i] << "), C1 " << got1
-                      << " (want " << want_c1[i] << ")";
+  for (const auto& [family, dtype] : {std::pair<std::string, std::string>{"wgmma", "bf16"}, {"wgmma_rs", "tf32"}}) {
+    const TypedCall t(dtype);
+    const std::size_t bytes = std::size_t(kSize * kSize) * t.bytes;
+    std::vector<void*> d(6, nullptr);  // P1, B, P2, P3, C1, C2
+    for (auto& ptr : d) CUDA_OK(cudaMalloc(&ptr, bytes));
+    const std::vector<float>* host[4] = {&p1, &b, &p2, &p3};
+    for (int i = 0; i < 4; ++i) CUDA_OK(cudaMemcpy(d[i], t.encode(*host[i]).data(), bytes, cudaMemcpyHostToDevice));
+    const auto product = [&](void* x, void* y, void* z) {
+      return tilemmGemmEx(h_, TILEMM_OP_N, TILEMM_OP_N, kSize, kSize, kSize, &one_, x, t.ab, kSize, y, t.ab, kSize,
+                          &zero_, z, t.ab, kSize, t.compute);
+    };
+    int checked = 0;
+    for (const auto& e : tilemm::registry().entries()) {
+      if (e.family != family || e.dtype_list().front() != dtype) continue;
+      ASSERT_EQ(tilemmSetAlgorithm(h_, e.name.c_str()), TILEMM_STATUS_SUCCESS);
+      CUDA_OK(cudaMemsetAsync(d[4], 0xFF, bytes, stream));  // NaN in both outputs
+      CUDA_OK(cudaMemsetAsync(d[5], 0xFF, bytes, stream));
+      ASSERT_EQ(product(d[0], d[1], d[4]), TILEMM_STATUS_SUCCESS) << e.name << ": " << tilemmGetErrorDetail(h_);
+      ASSERT_EQ(product(d[4], d[2], d[5]), TILEMM_STATUS_SUCCESS) << e.name;  // reads C1
+      ASSERT_EQ(product(d[3], d[1], d[4]), TILEMM_STATUS_SUCCESS) << e.name;  // overwrites C1
+      CUDA_OK(cudaStreamSynchronize(stream));
+      std::vector<unsigned char> c1(bytes), c2(bytes);
+      CUDA_OK(cudaMemcpy(c1.data(), d[4], bytes, cudaMemcpyDeviceToHost));
+      CUDA_OK(cudaMemcpy(c2.data(), d[5], bytes, cudaMemcpyDeviceToHost));
+      int wrong = 0;
+      for (std::int64_t i = 0; i < kSize * kSize && wrong < 3; ++i) {
+        const float got2 = t.decode(&c2[std::size_t(i) * t.bytes]), got1 = t.decode(&c1[std::size_t(i) * t.bytes]);
+        if (got2 != want_c2[i] || got1 != want_c1[i]) {
+          ++wrong;
+          ADD_FAILURE() << e.name << " element " << i << ": C2 " << got2 << " (want " << want_c2[i] << "), C1 "
+                        << got1 << " (want " << want_c1[i] << ")";
+        }
       }
+      ++checked;
     }
-    ++checked;
+    EXPECT_GT(checked, 0) << family << " " << dtype;
+    for (void* ptr : d) cudaFree(ptr);
   }
-  EXPECT_GT(checked, 0);
   ASSERT_EQ(tilemmSetStream(h_, nullptr), TILEMM_STATUS_SUCCESS);
   CUDA_OK(cudaStreamDestroy(stream));
-  for (void* ptr : d) cudaFree(ptr);
 }
 
 // Offsets past 2^31 elements: column 1 of C starts 2^31 + 3 floats after column 0.
