@@ -72,16 +72,12 @@ struct TilemmTmaFfmaConfig {
   consteval int consumer_warps() const { return warps_m * warps_n; }
   // A producer warpgroup (one thread issues the copies) and the consumer warpgroups.
   consteval int threads() const { return 128 + 32 * consumer_warps(); }
-  // The registers a thread has at launch: __launch_bounds__(threads(), 1) caps ptxas at the
-  // register file's share per thread (168 for 384 threads), in steps of 8.
-  consteval int launch_registers() const { return 65536 / threads() / 8 * 8; }
   static constexpr int kProducerRegisters = 40;
-  // What setmaxnreg gives each consumer thread: what the producer warpgroup hands back, in
-  // steps of 8. setmaxnreg.inc waits until the block's own registers allow it, so asking
-  // for more than the launch allocation holds hangs the block (seen: producer 48 and
-  // consumers 232 never started).
+  // What setmaxnreg gives each consumer thread: what the producer warpgroup hands back
+  // (consumer_registers_after_producer; asking for more hangs the block: seen with
+  // producer 48 and consumers 232).
   consteval int consumer_registers() const {
-    return (launch_registers() * threads() - kProducerRegisters * 128) / (32 * consumer_warps()) / 8 * 8;
+    return tilemm::kernels::consumer_registers_after_producer(threads(), kProducerRegisters, 32 * consumer_warps());
   }
   consteval int a_bytes() const { return bm * kBk * 4; }
   consteval int stage_bytes() const { return (bm + bn) * kBk * 4; }
@@ -89,7 +85,8 @@ struct TilemmTmaFfmaConfig {
   // full and an empty barrier per stage.
   consteval int smem_bytes() const { return 1024 + stages * stage_bytes() + 16 * stages; }
   consteval bool valid() const {
-    return tm % 4 == 0 && consumer_warps() % 4 == 0 && consumer_registers() >= launch_registers() &&
+    return tm % 4 == 0 && consumer_warps() % 4 == 0 &&
+           consumer_registers() >= tilemm::kernels::launch_registers_per_thread(threads()) &&
            consumer_registers() <= 256 && bm == warps_m * warp_tile_m() &&
            bn == warps_n * warp_tile_n() && bm % 32 == 0 && bn % 32 == 0 && stages >= 2 &&
            smem_bytes() <= 227 * 1024;

@@ -114,16 +114,12 @@ struct TilemmWgmmaConfig {
   // The 64-column blocks of C one consumer warpgroup computes per tile: one when they share
   // a tile, all of them with `.pingpong` (two m64nBMk16 per k16 slice at bn = 128).
   consteval int blocks_per_consumer() const { return pingpong ? bn / 64 : 1; }
-  // What the producer warpgroup hands back, shared by the consumers, in steps of 8 as
-  // setmaxnreg needs: 232 for two consumer warpgroups (the cap), 152 for three. Counted
-  // from the block's launch allocation (__launch_bounds__(threads(), 1): 168 registers a
-  // thread at 384 threads), not from the whole register file: setmaxnreg.inc waits until
-  // the block's own registers cover the request, and a tma_ffma build that asked for 1,024
-  // more than its launch allocation hung (docs/ladder.md, step 15).
+  // What the producer warpgroup hands back, shared by the consumers
+  // (consumer_registers_after_producer): 232 for two consumer warpgroups (the cap), 152 for
+  // three.
   consteval int consumer_registers() const {
-    const int launch = 65536 / threads() / 8 * 8;
-    const int handed_back = launch * threads() - kProducerRegisters * 128;
-    return std::min(kMaxConsumerRegisters, handed_back / (128 * consumers()) / 8 * 8);
+    return std::min(kMaxConsumerRegisters, tilemm::kernels::consumer_registers_after_producer(
+                                               threads(), kProducerRegisters, 128 * consumers()));
   }
   // Consumer warpgroups that read each stage (a whole tile's 64-column blocks, or all).
   consteval int readers_per_stage() const { return pingpong ? 1 : consumers(); }

@@ -18,6 +18,19 @@
 
 namespace tilemm::kernels {
 
+// Warp specialization with setmaxnreg. A block of `threads` launched with
+// __launch_bounds__(threads, 1) gets the register file's share per thread, in steps of 8
+// (168 at 384 threads). The producer warpgroup drops to `producer_registers` and the
+// consumers may raise theirs to what it hands back, shared over `consumer_threads`, in steps
+// of 8 as setmaxnreg needs. Counted from the launch allocation, not the whole register
+// file: setmaxnreg.inc waits until the block's own registers cover the request, and a
+// tma_ffma build that asked for 1,024 more than its launch allocation hung (docs/ladder.md,
+// step 15).
+constexpr int launch_registers_per_thread(int threads) { return 65536 / threads / 8 * 8; }
+constexpr int consumer_registers_after_producer(int threads, int producer_registers, int consumer_threads) {
+  return (launch_registers_per_thread(threads) * threads - producer_registers * 128) / consumer_threads / 8 * 8;
+}
+
 // The requirements every entry of these families has, "" when they hold: compute capability
 // 9.0 (sm_90a code), the block's shared memory, C aligned to its element size, and what
 // the TMA needs of A and B: 32-bit coordinates (tile origins up to a cluster past m or n

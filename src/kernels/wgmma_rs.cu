@@ -106,7 +106,8 @@ struct TilemmWgmmaRsConfig {
   }
   consteval bool valid() const {
     return (cols == 64 || cols == 128 || cols == 256) && stages >= 2 && stages <= 8 && 16 * stages <= 1024 &&
-           kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536;
+           kConsumerRegisters <= tilemm::kernels::consumer_registers_after_producer(kThreads, kProducerRegisters,
+                                                                                    128 * kConsumers);
   }
 };
 
