@@ -75,12 +75,17 @@ struct TypedCall {
   }
 };
 
-// Whether a kernel refuses the TN layout the typed checks use (wgmma_rs's in-place entries
-// read NN and TT only): asked of the entry itself, for an aligned 8 x 8 x 8 product.
-bool refuses_tn(const tilemm::KernelEntry& e, const std::string& dtype) {
+// Whether e refuses problem p on the current device.
+bool refuses(const tilemm::KernelEntry& e, const tilemm::GemmProblem& p) {
   int device = 0;
   tilemm::DeviceInfo dev;
   if (cudaGetDevice(&device) != cudaSuccess || !tilemm::query_device(device, &dev)) return false;
+  return !e.can_implement(p, dev).empty();
+}
+
+// Whether a kernel refuses the TN layout the typed checks use (wgmma_rs's in-place entries
+// read NN and TT only): asked of the entry itself, for an aligned 8 x 8 x 8 product.
+bool refuses_tn(const tilemm::KernelEntry& e, const std::string& dtype) {
   tilemm::GemmProblem p;
   p.opa = tilemm::Op::T;
   p.m = p.n = p.k = 8;
@@ -88,15 +93,12 @@ bool refuses_tn(const tilemm::KernelEntry& e, const std::string& dtype) {
   if (dtype == "tf32") p.compute = tilemm::Compute::F32_FAST_TF32;
   if (dtype == "fp16") p.a_type = p.b_type = p.c_type = tilemm::DType::F16;
   if (dtype == "bf16") p.a_type = p.b_type = p.c_type = tilemm::DType::BF16;
-  return !e.can_implement(p, dev).empty();
+  return refuses(e, p);
 }
 
 // Whether e refuses the fp32 NN product m x n x k with lda = m, ldb = k, ldc = m (operands
 // 16-byte aligned), as ApiSemantics runs it.
 bool refuses_fp32_nn(const tilemm::KernelEntry& e, std::int64_t m, std::int64_t n, std::int64_t k) {
-  int device = 0;
-  tilemm::DeviceInfo dev;
-  if (cudaGetDevice(&device) != cudaSuccess || !tilemm::query_device(device, &dev)) return false;
   tilemm::GemmProblem p;
   p.m = m;
   p.n = n;
@@ -104,7 +106,7 @@ bool refuses_fp32_nn(const tilemm::KernelEntry& e, std::int64_t m, std::int64_t 
   p.lda = m;
   p.ldb = k;
   p.ldc = m;
-  return !e.can_implement(p, dev).empty();
+  return refuses(e, p);
 }
 
 class ApiSemantics : public ::testing::Test {
