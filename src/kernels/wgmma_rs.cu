@@ -16,8 +16,34 @@
 //   Y: the K-major operand, read by wgmma from shared memory through a descriptor.
 //   NN: X = A (m x k, m contiguous), Y = B (k x n):        D = C, rows along m.
 //   TT: X = B (stored n x k, n contiguous), Y = A (k x m):  D = C^T, rows along n.
-// NT and TN have no rows-major X with a K-major Y; the `.repack` entry transposes one
-// operand (one pass, not wgmma `.repack`'s two for NT) and runs them as NN.
+//   NT: X = A, Y = B stored n x k (n contiguous), which the TMA loads as stored and the
+//       producer warpgroup's three idle warps transpose in shared memory (below).
+// TN has no rows-major X; the `.repack` entry transposes A first and runs it as NN.
+//
+// NT's Y, transposed in shared memory. The TMA loads Y per 32 columns as one (32 n, 32 k)
+// box, n contiguous, into exactly the 4 KB that wgmma reads as those 32 columns K-major.
+// Both are the 32 x 32 fp32 matrix under the same 128-byte swizzle,
+//   swz(r, c) = 128 r + 16 ((c / 4) ^ (r mod 8)) + 4 (c mod 4),
+// read as M[k][n] and wanted as M^T[n][k]: each box is transposed in place, by 4 x 4
+// blocks (q, g) (q, g: 4-float chunks of n and k) that trade places with their mirror
+// (g, q). A lane loads one block (4 loads of 16 bytes), the warp synchronizes, and the lane
+// stores it transposed where the mirror was (4 stores), so each block pair lives in one
+// warp. The eight lanes of a quarter warp take q = lane mod 8 and g = q + d (mod 8) for one
+// d; the swizzle puts chunk q of row 4g + i at q ^ i ^ 4 (g mod 2), and q -> q ^ 4 (g mod 2)
+// is a bijection for g = q + d, so each quarter warp's load or store touches eight different
+// 16-byte bank groups (Nsight Compute agrees for the loads; for the stores it counts one
+// conflict per five wavefronts, which this count does not explain). The producer
+// warpgroup's three idle warps do it, three blocks in flight per lane, and signal each
+// stage on its own barrier after a proxy fence; the consumers wait for it as well as for
+// the TMA's.
+// Measured on an H100 (docs/ladder.md, step 28, "NT transposed in shared memory"): where
+// the product is compute-bound NT runs at about half of NN's rate (4096^3: 0.67 against
+// 0.35 ms), whether Y comes in eight copies or one and one block or three are in flight
+// per lane; the transposes add twice Y's bytes to a shared memory that NN already keeps
+// busy. So `auto` keeps the `.repack` entry's pass over B (NT 4096^3: 0.39 ms with it) for
+// large NT products and takes these entries, with their split-K and 64-column tiles, for
+// products with few tiles, where the pass was most of the time (16 x 4096 x 4096 NT: 44 us
+// against 131).
 //
 // Block: 128 rows x 256 columns of D, 32 k per stage (one 128-byte swizzled row of fp32);
 // a producer warpgroup (one thread issues the TMA copies, 40 registers) and two consumer
@@ -54,7 +80,7 @@
 // a second kernel sums the slices in a fixed order and applies alpha and beta.
 //
 // Requirements: compute capability 9.0 exactly (sm_90a code), fp32 A, B, C with tf32
-// arithmetic, op NN or TT, A and B 16-byte aligned with lda, ldb and batch strides
+// arithmetic, op NN, TT or NT, A and B 16-byte aligned with lda, ldb and batch strides
 // multiples of 4 elements (TMA); any m, n, k, batch. The `.repack` entry takes any op and
 // leading dimension.
 #include <cuda.h>
@@ -88,8 +114,15 @@ struct TilemmWgmmaRsConfig {
   static constexpr int kSliceK = 8;  // k per wgmma (m64nNk8)
   static constexpr int kConsumers = kRows / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  static constexpr int kProducerRegisters = 40;
-  static constexpr int kConsumerRegisters = 232;
+  // The producer warpgroup's registers: 40 for the thread that issues the copies; 96 where
+  // its other warps transpose NT's Y (three 4 x 4 blocks in flight per lane: 48 floats and
+  // their addresses; 72 spilled). The consumers take what is left, 200 or 232, more than
+  // the 168 of the launch that ptxas allocates their code for.
+  static constexpr int producer_registers(bool transpose_y) { return transpose_y ? 96 : 40; }
+  static constexpr int consumer_registers(bool transpose_y) {
+    return tilemm::kernels::consumer_registers_after_producer(kThreads, producer_registers(transpose_y),
+                                                              128 * kConsumers);
+  }
   static constexpr int kBoxRows = 32;                    // X rows per TMA box: 128 bytes
   static constexpr int kBoxBytes = kBoxRows * kBk * 4;   // (32 rows, 32 k) rows-major: 4 KB
   static constexpr int kXTileBytes = kRows * kBk * 4;    // four boxes
@@ -104,10 +137,10 @@ struct TilemmWgmmaRsConfig {
   consteval std::int64_t smem_bytes() const {
     return std::int64_t(stages) * stage_bytes() + 1024 + kStagingBytes + 1024;
   }
+  // Three barriers per stage: the TMA's, the consumers' release, NT's transposed Y.
   consteval bool valid() const {
-    return (cols == 64 || cols == 128 || cols == 256) && stages >= 2 && stages <= 8 && 16 * stages <= 1024 &&
-           kConsumerRegisters <= tilemm::kernels::consumer_registers_after_producer(kThreads, kProducerRegisters,
-                                                                                    128 * kConsumers);
+    return (cols == 64 || cols == 128 || cols == 256) && stages >= 2 && stages <= 8 && 24 * stages <= 1024 &&
+           consumer_registers(true) >= 168;
   }
 };
 
@@ -126,6 +159,10 @@ struct WgmmaRsParams {
   // partial products (ld m, slice s at batch position s) and alpha = 1, beta = 0.
   int slices, k_blocks_per_slice;
   bool tma_store;                 // C can be written by the TMA
+  // X's four 32-row boxes in one copy, and NT's Y boxes in one copy (grouped maps, rows a
+  // multiple of 32): 2 copies per stage for the producer thread to issue instead of 5 (NT:
+  // 12). No change in speed was measurable either way (H100, NN 4096^3 and 8192^3).
+  bool x_grouped, y_grouped;
   bool x_broadcast, y_broadcast;  // batch stride 0: every batch reads batch 0
 };
 
@@ -215,7 +252,52 @@ __device__ __forceinline__ void wgmma_rs_fill_boxes(const WgmmaRsParams& p, cons
   }
 }
 
-template <TilemmWgmmaRsConfig kCfg, bool kRowsAlongM>
+// NT's Y tile of kBoxes (32 n, 32 k) boxes transposed in place to K-major (see the top of
+// the file) by the producer warpgroup's warps 1-3 (warp 0..2 here). A warp takes half a
+// box at a time: four sets of eight blocks closed under (q, g) -> (g, q), g - q = 0, 1, 7,
+// 4 or 2, 6, 3, 5 (mod 8), one set per quarter warp with q = lane mod 8. Each lane loads
+// its block, the warp synchronizes, and each lane stores its block transposed where the
+// mirror block was. A warp loads kBatch halves before it stores any, so that their loads'
+// latencies overlap (at 4096^3, 0.674 against 0.703 ms for one half at a time: within the
+// spread between processes).
+template <int kBoxes>
+__device__ __forceinline__ void transpose_y_in_place(char* y, int warp, int lane) {
+  constexpr int kHalves = 2 * kBoxes, kWarps = 3;
+  constexpr int kBatch = (kHalves + 2 * kWarps - 1) / (2 * kWarps);  // two batches a warp at most
+  const int q = lane % 8, quarter = lane / 8;
+  const auto chunk = [](int row, int col_chunk) { return 128 * row + 16 * (col_chunk ^ (row % 8)); };
+  // g - q for this quarter: {0, 1, 7, 4} in the first half of a box, {2, 6, 3, 5} in the second.
+  const int g_first = (q + (0x4710 >> (4 * quarter) & 0xf)) % 8;
+  const int g_second = (q + (0x5362 >> (4 * quarter) & 0xf)) % 8;
+  for (int first = warp; first < kHalves; first += kWarps * kBatch) {
+    uint4 a[kBatch][4];  // a[b][i]: row 4g + i, columns 4q .. 4q + 3 of batch entry b's block
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int half = first + b * kWarps, g = half % 2 == 0 ? g_first : g_second;
+      if (half < kHalves) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          a[b][i] = *reinterpret_cast<const uint4*>(y + (half / 2) * 4096 + chunk(4 * g + i, q));
+      }
+    }
+    __syncwarp();
+    // Row 4q + j of the transpose, columns 4g .. 4g + 3: column j of the block.
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int half = first + b * kWarps, g = half % 2 == 0 ? g_first : g_second;
+      if (half < kHalves) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const auto pick = [j](const uint4& r) { return j == 0 ? r.x : j == 1 ? r.y : j == 2 ? r.z : r.w; };
+          *reinterpret_cast<uint4*>(y + (half / 2) * 4096 + chunk(4 * q + j, g)) =
+              make_uint4(pick(a[b][0]), pick(a[b][1]), pick(a[b][2]), pick(a[b][3]));
+        }
+      }
+    }
+  }
+}
+
+template <TilemmWgmmaRsConfig kCfg, bool kRowsAlongM, bool kTransposeY>
 __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
     wgmma_rs_gemm(const __grid_constant__ CUtensorMap map_x, const __grid_constant__ CUtensorMap map_y,
                   const __grid_constant__ CUtensorMap map_c, WgmmaRsParams p) {
@@ -231,6 +313,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
   const unsigned staging = barriers + 1024u;
   const auto full_bar = [&](int s) { return barriers + 8u * unsigned(s); };
   const auto empty_bar = [&](int s) { return barriers + 8u * unsigned(S + s); };
+  const auto transposed_bar = [&](int s) { return barriers + 8u * unsigned(2 * S + s); };
   const auto x_tile = [&](int s) { return ring + unsigned(s * kCfg.stage_bytes()); };
   const auto y_tile = [&](int s) { return x_tile(s) + unsigned(Cfg::kXTileBytes); };
 
@@ -242,14 +325,16 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
     for (int s = 0; s < S; ++s) {
       ptx::mbarrier_init_shared_b64(full_bar(s), 1);                   // the producer's expect_tx
       ptx::mbarrier_init_shared_b64(empty_bar(s), 4 * Cfg::kConsumers);  // one per consumer warp
+      if constexpr (kTransposeY) ptx::mbarrier_init_shared_b64(transposed_bar(s), 3);  // one per transposing warp
     }
     ptx::fence_mbarrier_init_release_cluster();
   }
   __syncthreads();
 
   if (warpgroup == 0) {
-    // Producer: one thread issues every copy; the rest of the warpgroup idles.
-    ptx::setmaxnreg_dec_sync_aligned_u32<Cfg::kProducerRegisters>();
+    // Producer: one thread issues every copy; the rest of the warpgroup idles, or for NT
+    // transposes Y.
+    ptx::setmaxnreg_dec_sync_aligned_u32<Cfg::producer_registers(kTransposeY)>();
     RingPosition<S> pos;
     for (std::int64_t item = blockIdx.x; threadIdx.x == 0 && item < items; item += gridDim.x) {
       const WgmmaRsItem work = wgmma_rs_item<kCfg>(p, item);
@@ -261,18 +346,57 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
         ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
         // X stored rows x k (rows contiguous): four (32 rows, 32 k) boxes.
+        if (p.x_grouped) {
+          ptx::cp_async_bulk_tensor_4d_global_to_shared(x_tile(pos.stage), &map_x, 0, k0, r0 / Cfg::kBoxRows, zx,
+                                                        full_bar(pos.stage));
+        } else {
 #pragma unroll
-        for (int b = 0; b < Cfg::kRows / Cfg::kBoxRows; ++b)
-          ptx::cp_async_bulk_tensor_3d_global_to_shared(x_tile(pos.stage) + b * Cfg::kBoxBytes, &map_x,
-                                                        r0 + b * Cfg::kBoxRows, k0, zx, full_bar(pos.stage));
-        // Y stored k x cols (K-major): one (32 k, kCfg.cols columns) box.
-        ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage), &map_y, k0, c0, zy, full_bar(pos.stage));
+          for (int b = 0; b < Cfg::kRows / Cfg::kBoxRows; ++b)
+            ptx::cp_async_bulk_tensor_3d_global_to_shared(x_tile(pos.stage) + b * Cfg::kBoxBytes, &map_x,
+                                                          r0 + b * Cfg::kBoxRows, k0, zx, full_bar(pos.stage));
+        }
+        if constexpr (kTransposeY) {
+          // Y stored cols x k (cols contiguous): one (32 cols, 32 k) box per 32 columns.
+          if (p.y_grouped) {
+            ptx::cp_async_bulk_tensor_4d_global_to_shared(y_tile(pos.stage), &map_y, 0, k0, c0 / 32, zy,
+                                                          full_bar(pos.stage));
+          } else {
+#pragma unroll
+            for (int b = 0; b < kCfg.cols / 32; ++b)
+              ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage) + b * 4096, &map_y, c0 + 32 * b, k0,
+                                                            zy, full_bar(pos.stage));
+          }
+        } else {
+          // Y stored k x cols (K-major): one (32 k, kCfg.cols columns) box.
+          ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage), &map_y, k0, c0, zy, full_bar(pos.stage));
+        }
         pos.advance();
+      }
+    }
+    if constexpr (kTransposeY) {
+      // Warps 1-3 transpose every stage's Y once it has landed, in the consumers' order: as
+      // many stages as this block's work items have k-blocks (counted first, so that the
+      // loop keeps few registers beside the blocks in flight).
+      int stages_to_transpose = 0;
+      for (std::int64_t item = blockIdx.x; threadIdx.x >= 32 && item < items; item += gridDim.x) {
+        const WgmmaRsItem work = wgmma_rs_item<kCfg>(p, item);
+        stages_to_transpose += work.kb_end - work.kb_begin;
+      }
+      RingPosition<S> tpos;
+      for (int n = 0; n < stages_to_transpose; ++n) {
+        ptx::mbarrier_wait_parity_shared_b64(full_bar(tpos.stage), tpos.phase);
+        transpose_y_in_place<kCfg.cols / 32>(smem + (y_tile(tpos.stage) - raw), int(threadIdx.x) / 32 - 1,
+                                              int(threadIdx.x) % 32);
+        // wgmma reads through the async proxy what these generic stores wrote.
+        ptx::fence_proxy_async_shared_cta();
+        __syncwarp();
+        if (threadIdx.x % 32 == 0) ptx::mbarrier_arrive_shared_b64(transposed_bar(tpos.stage));
+        tpos.advance();
       }
     }
   } else {
     // Consumers: warpgroup c computes rows [64c, 64c + 64) of the block's 128.
-    ptx::setmaxnreg_inc_sync_aligned_u32<Cfg::kConsumerRegisters>();
+    ptx::setmaxnreg_inc_sync_aligned_u32<Cfg::consumer_registers(kTransposeY)>();
     const int c = warpgroup - 1;
     const int lane = threadIdx.x % 32, w = (threadIdx.x % 128) / 32;
     const int g = lane / 4, t = lane % 4;
@@ -302,6 +426,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
       int previous = -1;
       for (int kb = kb_begin; kb < kb_end; ++kb) {
         ptx::mbarrier_wait_parity_shared_b64(full_bar(pos.stage), pos.phase);
+        if constexpr (kTransposeY) ptx::mbarrier_wait_parity_shared_b64(transposed_bar(pos.stage), pos.phase);
         const char* const x_stage = smem + (x_tile(pos.stage) - raw);
 #pragma unroll
         for (int s = 0; s < Cfg::kBk / Cfg::kSliceK; ++s) {
@@ -376,9 +501,12 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
 
 // ---- host side ----
 
-inline bool rows_major_layouts(const GemmProblem& p) { return p.opa == p.opb; }  // NN or TT
+// NN and TT: Y is K-major as stored. NT: Y is transposed in shared memory. TN: no operand
+// is rows-major.
+inline bool reads_in_place(const GemmProblem& p) { return !(p.opa == Op::T && p.opb == Op::N); }
+inline bool transposes_y(const GemmProblem& p) { return p.opa == Op::N && p.opb == Op::T; }
 
-// D's extents: its rows run along m for NN (and NT/TN, which run as NN once repacked) and
+// D's extents: its rows run along m for NN, NT (and TN, which runs as NN once repacked) and
 // along n for TT, where D = C^T.
 struct WgmmaRsExtents {
   bool rows_along_m;
@@ -395,9 +523,8 @@ std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) 
   if (r.empty()) r = tma_requirements(p, dev, kCfg.smem_bytes(), 4, kRepack);
   if (!r.empty()) return r;
   if (kCfg.split_k && p.batch > 1) return "split-K computes one product per call (batchCount = 1)";
-  if (!kRepack && !rows_major_layouts(p)) {
-    return "reads op(A) = op(B) = N or T (one operand K-major, the other from registers; NT and TN: the .repack "
-           "entry)";
+  if (!kRepack && !reads_in_place(p)) {
+    return "reads NN, TT and NT (one operand rows-major, from registers; TN, where neither is: the .repack entry)";
   }
   return {};
 }
@@ -405,20 +532,28 @@ std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) 
 template <TilemmWgmmaRsConfig kCfg>
 cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   using Cfg = TilemmWgmmaRsConfig;
-  if (!rows_major_layouts(prob)) return cudaErrorInvalidValue;
+  if (!reads_in_place(prob)) return cudaErrorInvalidValue;
   const auto [rows_along_m, rows, cols] = wgmma_rs_extents(prob);
-  // X: the rows-major operand (A for NN, B stored n x k for TT); Y: the K-major one.
+  const bool transpose_y = transposes_y(prob);
+  // X: the rows-major operand (A for NN and NT, B stored n x k for TT); Y: the other one,
+  // K-major (NN, TT) or stored cols x k (NT).
   const void* const x = rows_along_m ? prob.A : prob.B;
   const void* const y = rows_along_m ? prob.B : prob.A;
   const std::int64_t ldx = rows_along_m ? prob.lda : prob.ldb, ldy = rows_along_m ? prob.ldb : prob.lda;
   const std::int64_t sx = rows_along_m ? prob.stride_a : prob.stride_b;
   const std::int64_t sy = rows_along_m ? prob.stride_b : prob.stride_a;
   CUtensorMap map_x, map_y, map_c;
-  if (!encode_operand_map(&map_x, DType::F32, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
-      !encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, kCfg.cols)) {
+  WgmmaRsParams params{};
+  params.x_grouped = encode_grouped_operand_map(&map_x, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk,
+                                                Cfg::kRows / Cfg::kBoxRows);
+  params.y_grouped = transpose_y && encode_grouped_operand_map(&map_y, y, cols, prob.k, ldy, prob.batch, sy,
+                                                               Cfg::kBk, kCfg.cols / 32);
+  if (!(params.x_grouped || encode_operand_map(&map_x, DType::F32, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk)) ||
+      !(params.y_grouped ||
+        (transpose_y ? encode_operand_map(&map_y, DType::F32, y, cols, prob.k, ldy, prob.batch, sy, Cfg::kBk)
+                     : encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, kCfg.cols)))) {
     return cudaErrorInvalidValue;
   }
-  WgmmaRsParams params{};
   params.m = prob.m;
   params.n = prob.n;
   params.tiles_r = (rows + Cfg::kRows - 1) / Cfg::kRows;
@@ -461,26 +596,30 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
                      encode_operand_map(&map_c, DType::F32, prob.C, prob.m, prob.n, prob.ldc, prob.batch,
                                         prob.stride_c, 32, false);
   if (!params.tma_store) map_c = map_y;  // unused
-  const auto launch = [&]<bool kRowsAlongM>() {
-    const cudaError_t opted = opt_in_dynamic_smem<wgmma_rs_gemm<kCfg, kRowsAlongM>>(kCfg.smem_bytes());
+  const auto launch = [&]<bool kRowsAlongM, bool kTransposeY>() {
+    constexpr auto kernel = wgmma_rs_gemm<kCfg, kRowsAlongM, kTransposeY>;
+    const cudaError_t opted = opt_in_dynamic_smem<kernel>(kCfg.smem_bytes());
     if (opted != cudaSuccess) return opted;
     // Persistent: at most one block per SM (the shared memory allows no second), the fewest
     // that finish in the same rounds (persistent_grid_size), work items in
     // wgmma_tile_coordinates' L2-friendly order.
     const std::int64_t blocks = persistent_grid_size(tiles * params.slices, device_sm_count());
-    wgmma_rs_gemm<kCfg, kRowsAlongM><<<unsigned(blocks), Cfg::kThreads, kCfg.smem_bytes(), stream>>>(
-        map_x, map_y, map_c, params);
+    kernel<<<unsigned(blocks), Cfg::kThreads, kCfg.smem_bytes(), stream>>>(map_x, map_y, map_c, params);
     return cudaGetLastError();
   };
-  cudaError_t launched = rows_along_m ? launch.template operator()<true>() : launch.template operator()<false>();
+  cudaError_t launched = transpose_y    ? launch.template operator()<true, true>()
+                         : rows_along_m ? launch.template operator()<true, false>()
+                                        : launch.template operator()<false, false>();
   if constexpr (kCfg.split_k) {
     if (launched == cudaSuccess) launched = launch_split_k_reduce(prob, params.C, params.slices, stream);
   }
   return workspace.finish(launched);
 }
 
-// NT and TN: one operand transposed into the workspace makes the product NN; odd leading
-// dimensions are copied aligned (repack.hpp). NN and TT run as they are where aligned.
+// NT and TN: one operand transposed into the workspace makes the product NN (for NT a pass
+// over B instead of the in-place kernel's transposes in shared memory, which cost more
+// where the product is compute-bound); odd leading dimensions are copied aligned
+// (repack.hpp). NN and TT run as they are where aligned.
 template <TilemmWgmmaRsConfig kCfg>
 cudaError_t launch_wgmma_rs_repacked(const GemmProblem& prob, cudaStream_t stream) {
   const bool transpose_a = prob.opa == Op::T && prob.opb == Op::N;
@@ -529,6 +668,10 @@ double wgmma_rs_share_of_peak(const GemmProblem& p, const DeviceInfo& dev, doubl
   return p.flops() / (seconds * kPeakSmFlopsPerSecond * double(sms));
 }
 
+// NT's main-loop rate against NN's, in place (Y transposed in shared memory): H100, tf32,
+// 0.513 at 4096^3 and 0.476 at 8192^3.
+constexpr double kNtRateFactor = 0.5;
+
 // sm_flops_per_second: the entry's main-loop rate per SM, measured on the H200 at 4096^3.
 template <TilemmWgmmaRsConfig kCfg, bool kRepack>
 KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
@@ -541,14 +684,15 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
   e.ladder_step = 28;
   e.summary = std::string(
                   "Hopper tf32 wgmma with the operand that is not K-major loaded from TMA-filled shared memory into "
-                  "registers (wgmma's A), the K-major one read by descriptor; persistent, staged TMA-store epilogue") +
+                  "registers (wgmma's A), the K-major one read by descriptor (NT: transposed in shared memory by the "
+                  "producer's idle warps first); persistent, staged TMA-store epilogue") +
               (kCfg.split_k ? "; k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
               (kRepack ? "; NT/TN: one operand transposed, odd ld repacked, into an aligned workspace" : "");
   e.dtypes = "tf32";
   e.min_compute_capability = 90;
   e.requirements = kRepack ? "compute capability 9.0 (sm_90a); A, B, C aligned to 4 bytes; a stream-ordered "
                              "workspace for NT/TN (one operand transposed) and odd leading dimensions"
-                           : std::string("compute capability 9.0 (sm_90a); op NN or TT; A and B 16-byte aligned, "
+                           : std::string("compute capability 9.0 (sm_90a); op NN, TT or NT; A and B 16-byte aligned, "
                                          "lda/ldb (and batch strides) multiples of 4 elements") +
                                  (kCfg.split_k ? "; batchCount = 1; a stream-ordered workspace for the slices" : "");
   e.arithmetic_intensity = double(Cfg::kRows) * kCfg.cols / (double(Cfg::kRows + kCfg.cols) * 2.0);
@@ -561,6 +705,12 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
   e.auto_priority = int(base);
   e.auto_score = [sm_flops_per_second, base](const GemmProblem& p, const DeviceInfo& dev) {
     if constexpr (!kRepack) {
+      // NT's transposes in shared memory halve the main loop's rate (they add twice Y's
+      // bytes to a shared memory that NN already keeps busy), so NT scores on the `.repack`
+      // scale, against the pass over B that the `.repack` entry pays instead.
+      if (transposes_y(p)) {
+        return 2150.0 + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, kNtRateFactor * sm_flops_per_second);
+      }
       return base + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, sm_flops_per_second);
     }
     if (p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
@@ -577,7 +727,7 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
   e.can_implement = wgmma_rs_can_implement<kCfg, kRepack>;
   e.launch = kRepack ? launch_wgmma_rs_repacked<kCfg> : launch_wgmma_rs<kCfg>;
   e.resources = [] {
-    return KernelResources{reinterpret_cast<const void*>(&wgmma_rs_gemm<kCfg, true>), Cfg::kThreads,
+    return KernelResources{reinterpret_cast<const void*>(&wgmma_rs_gemm<kCfg, true, false>), Cfg::kThreads,
                            kCfg.smem_bytes()};
   };
   return e;

@@ -134,9 +134,10 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
       const tilemm::GemmProblem p = problem_of_dtype(d);
       if (claimed) {
         // Every kernel takes TN (the tf32 wgmma entries only that: K-major operands) and NN
-        // (the plain tf32 wgmma_rs entry and the `.transpose` entries only NN and TT: one
-        // operand from registers, or transposed first); the plain tma_ffma entry takes NT
-        // alone (both operands x-contiguous).
+        // (but the in-place tf32 wgmma_rs entries refuse TN: one operand from registers, NT's
+        // other transposed in shared memory; the `.transpose` entries take only NN and TT,
+        // transposed first); the plain tma_ffma entry takes NT alone (both operands
+        // x-contiguous).
         const bool repacks = e.name.find(".repack") != std::string::npos;
         const bool transposes = e.name.find(".transpose") != std::string::npos;
         const bool rs_in_place = e.family == "wgmma_rs" && !repacks;
@@ -147,6 +148,11 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
           EXPECT_NE(e.can_implement(tn, hopper), "") << e.name << " on " << d;
         } else {
           EXPECT_EQ(e.can_implement(tn, hopper), "") << e.name << " on " << d;
+        }
+        if (rs_in_place) {
+          tilemm::GemmProblem nt = p;
+          nt.opb = tilemm::Op::T;
+          EXPECT_EQ(e.can_implement(nt, hopper), "") << e.name << " on " << d;
         }
         if (nt_only) {
           EXPECT_NE(e.can_implement(p, hopper), "") << e.name << " on " << d;
@@ -709,8 +715,26 @@ TEST(Registry, AutoTransposesTheFewRowOperand) {
   EXPECT_EQ(auto_choice(typed_problem("tf32", 14336, 64, 4096, Op::T, Op::T)), rs + ".splitk");  // 79.6 against 94.2
   EXPECT_EQ(auto_choice(typed_problem("tf32", 256, 11008, 4096, Op::N, Op::N)), rs);               // 85.6 against 93.3
   EXPECT_EQ(auto_choice(typed_problem("tf32", 1024, 4096, 4096, Op::N, Op::N)), rs);               // 87.3 against 103.5
-  // NT (both operands transposed) stays on the .repack entries.
-  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 11008, 4096, Op::N, Op::T)), rs + ".repack");
+}
+
+TEST(Registry, AutoTransposesNtInSharedMemoryWhereThePassCostsMore) {
+  // tf32 NT: wgmma_rs's in-place entries transpose Y in shared memory, at about half of NN's
+  // main-loop rate; the `.repack` entry transposes B in a pass first and runs NN. Measured on
+  // an H100 (docs/ladder.md, step 28, "NT transposed in shared memory"), us per run in one
+  // process, auto's pick against the best of the other kind.
+  using tilemm::Op;
+  const std::string rs = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore";
+  const std::string rs_narrow_split = "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore.splitk";
+  const auto nt = [](std::int64_t m, std::int64_t n) {
+    return auto_choice(typed_problem("tf32", m, n, 4096, Op::N, Op::T));
+  };
+  EXPECT_EQ(nt(4096, 4096), rs + ".repack");           // 387 against 637
+  EXPECT_EQ(nt(4096, 11008), rs + ".repack");          // 1055 against 1778
+  EXPECT_EQ(nt(512, 11008), rs + ".repack");           // 293 against 320
+  EXPECT_EQ(nt(128, 11008), rs + ".splitk");           // 92.9 against 222.1
+  EXPECT_EQ(nt(16, 4096), rs + ".splitk");             // 44.1 against 131.1
+  EXPECT_EQ(nt(16, 128), rs_narrow_split);             // 14.8 against 87.3
+  EXPECT_EQ(nt(4096, 128), rs_narrow_split);           // 47.6 against 87.5
 }
 
 TEST(SplitK, ShortBlocksTakeTheSlicesThatFillTheirLastWave) {

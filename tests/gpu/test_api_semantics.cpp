@@ -84,7 +84,7 @@ bool refuses(const tilemm::KernelEntry& e, const tilemm::GemmProblem& p) {
 }
 
 // Whether a kernel refuses the TN layout the typed checks use (wgmma_rs's in-place entries
-// read NN and TT only): asked of the entry itself, for an aligned 8 x 8 x 8 product.
+// read NN, TT and NT): asked of the entry itself, for an aligned 8 x 8 x 8 product.
 bool refuses_tn(const tilemm::KernelEntry& e, const std::string& dtype) {
   tilemm::GemmProblem p;
   p.opa = tilemm::Op::T;
@@ -256,7 +256,7 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
       // Other types: the same kind of product with every leading dimension 8, which
       // every kernel's alignment rules accept, on buffers of the dtype's elements, as TN
       // (A stored k x m; tf32 wgmma reads only K-major), or as TT (B stored n x k) for the
-      // kernels that refuse TN (wgmma_rs's in-place entries read NN and TT).
+      // kernels that refuse TN (wgmma_rs's in-place entries read NN, TT and NT).
       const TypedCall t(dtype);
       constexpr std::int64_t kLd = 8;
       const bool tt = refuses_tn(e, dtype);
