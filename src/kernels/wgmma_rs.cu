@@ -17,7 +17,8 @@
 //   NN: X = A (m x k, m contiguous), Y = B (k x n):        D = C, rows along m.
 //   TT: X = B (stored n x k, n contiguous), Y = A (k x m):  D = C^T, rows along n.
 //   NT: X = A, Y = B stored n x k (n contiguous), which the TMA loads as stored and the
-//       producer warpgroup's three idle warps transpose in shared memory (below).
+//       producer warpgroup's three idle warps transpose in shared memory (below); where
+//       A has few rows (m <= 64, m < n), D = C^T instead, X = B and Y = A (stored m x k).
 // TN has no rows-major X; the `.repack` entry transposes A first and runs it as NN.
 //
 // NT's Y, transposed in shared memory. The TMA loads Y per 32 columns as one (32 n, 32 k)
@@ -506,14 +507,20 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
 inline bool reads_in_place(const GemmProblem& p) { return !(p.opa == Op::T && p.opb == Op::N); }
 inline bool transposes_y(const GemmProblem& p) { return p.opa == Op::N && p.opb == Op::T; }
 
-// D's extents: its rows run along m for NN, NT (and TN, which runs as NN once repacked) and
-// along n for TT, where D = C^T.
+// D's extents: its rows run along m for NN (and TN, which runs as NN once repacked) and
+// along n for TT, where D = C^T. NT may run either way, both operands being rows-major:
+// along m (X = A, B transposed in shared memory) or along n (D = C^T, X = B, A transposed).
+// Along n where A has at most 64 rows (and fewer than B): then a 128-row tile along m would
+// be mostly empty, and along n the few rows lie across the 64-column tile. Measured on an
+// H100 (docs/ladder.md, step 28): 16 x 4096 x 4096 NT 35.1 us along n against 44.1 along
+// m, 16 x 11008 x 4096 73.4 against 88.2; but 128 x 11008 x 4096 132 against 92.9, where
+// along n streams the large B through the register-fed X (as TT 128 x 14336 x 4096 does).
 struct WgmmaRsExtents {
   bool rows_along_m;
   std::int64_t rows, cols;
 };
 inline WgmmaRsExtents wgmma_rs_extents(const GemmProblem& p) {
-  const bool along_m = !(p.opa == Op::T && p.opb == Op::T);
+  const bool along_m = p.opa == Op::T ? p.opb == Op::N : p.opb == Op::N || p.m > 64 || p.m >= p.n;
   return {along_m, along_m ? p.m : p.n, along_m ? p.n : p.m};
 }
 
@@ -535,8 +542,8 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   if (!reads_in_place(prob)) return cudaErrorInvalidValue;
   const auto [rows_along_m, rows, cols] = wgmma_rs_extents(prob);
   const bool transpose_y = transposes_y(prob);
-  // X: the rows-major operand (A for NN and NT, B stored n x k for TT); Y: the other one,
-  // K-major (NN, TT) or stored cols x k (NT).
+  // X: the rows-major operand (A for NN, B stored n x k for TT, either for NT); Y: the other
+  // one, K-major (NN, TT) or stored cols x k (NT).
   const void* const x = rows_along_m ? prob.A : prob.B;
   const void* const y = rows_along_m ? prob.B : prob.A;
   const std::int64_t ldx = rows_along_m ? prob.lda : prob.ldb, ldy = rows_along_m ? prob.ldb : prob.lda;
@@ -607,7 +614,8 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
     kernel<<<unsigned(blocks), Cfg::kThreads, kCfg.smem_bytes(), stream>>>(map_x, map_y, map_c, params);
     return cudaGetLastError();
   };
-  cudaError_t launched = transpose_y    ? launch.template operator()<true, true>()
+  cudaError_t launched = transpose_y ? (rows_along_m ? launch.template operator()<true, true>()
+                                                     : launch.template operator()<false, true>())
                          : rows_along_m ? launch.template operator()<true, false>()
                                         : launch.template operator()<false, false>();
   if constexpr (kCfg.split_k) {
@@ -714,7 +722,9 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
       return base + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, sm_flops_per_second);
     }
     if (p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
-    const WgmmaRsExtents d = wgmma_rs_extents(p);
+    GemmProblem run = p;  // NT and TN run as NN once one operand is transposed
+    if (p.opa != p.opb) run.opa = run.opb = Op::N;
+    const WgmmaRsExtents d = wgmma_rs_extents(run);
     const std::int64_t tiles_r = (d.rows + Cfg::kRows - 1) / Cfg::kRows;
     const std::int64_t tiles_c = (d.cols + kCfg.cols - 1) / kCfg.cols;
     const double fill = double(d.rows) / double(tiles_r * Cfg::kRows) * double(d.cols) / double(tiles_c * kCfg.cols);

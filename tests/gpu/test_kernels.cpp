@@ -111,22 +111,23 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
         c.nan_padding = true;
         cases.push_back(c);
       }
-  // Strided batches, with broadcast A or B (stride 0), unaligned and 16-aligned.
-  for (int variant = 0; variant < 3; ++variant)
+  // Strided batches, with broadcast A or B (stride 0), unaligned and 16-aligned. Variant 3
+  // is NT with fewer rows than columns (wgmma_rs computes it as C^T) and a broadcast A.
+  for (int variant = 0; variant < 4; ++variant)
     for (int ab = 0; ab < 4; ++ab) {
       GemmCase c = types;
-      c.m = variant == 2 ? 129 : 33;
+      c.m = variant == 2 ? 129 : variant == 3 ? 17 : 33;
       c.n = variant == 2 ? 1 : 65;
       c.k = variant == 1 ? 1 : 17;
       c.opa = variant == 1 ? Op::T : Op::N;
-      c.opb = variant == 2 ? Op::T : Op::N;
+      c.opb = variant >= 2 ? Op::T : Op::N;
       c.alpha = kAlphaBeta[ab % 2][0];
       c.beta = kAlphaBeta[ab % 2][1];
       c.ld_pad = 2;
       c.offset = ab < 2 ? 1 : 0;
       c.ld_align = ab < 2 ? 1 : 16;
-      c.batch = variant == 0 ? 3 : 5;
-      c.broadcast_a = variant == 1;
+      c.batch = variant == 0 || variant == 3 ? 3 : 5;
+      c.broadcast_a = variant == 1 || variant == 3;
       c.broadcast_b = variant == 2;
       cases.push_back(c);
     }
