@@ -21,12 +21,13 @@
 //       A has few rows (m <= 64, m < n), D = C^T instead, X = B and Y = A (stored m x k).
 // TN has no rows-major X; the `.repack` entry transposes A first and runs it as NN.
 //
-// NT's Y, transposed in shared memory. The TMA loads Y per 32 columns as one (32 n, 32 k)
-// box, n contiguous, into exactly the 4 KB that wgmma reads as those 32 columns K-major.
+// NT's Y, transposed in shared memory. The TMA loads Y per 32 of D's columns as one
+// (32 columns, 32 k) box, columns contiguous, into exactly the 4 KB that wgmma reads as
+// those columns K-major.
 // Both are the 32 x 32 fp32 matrix under the same 128-byte swizzle,
 //   swz(r, c) = 128 r + 16 ((c / 4) ^ (r mod 8)) + 4 (c mod 4),
-// read as M[k][n] and wanted as M^T[n][k]: each box is transposed in place, by 4 x 4
-// blocks (q, g) (q, g: 4-float chunks of n and k) that trade places with their mirror
+// read as M[k][n] and wanted as M^T[n][k] (n: D's columns): each box is transposed in
+// place, by 4 x 4 blocks (q, g) (q, g: 4-float chunks of n and k) that trade places with their mirror
 // (g, q). A lane loads one block (4 loads of 16 bytes), the warp synchronizes, and the lane
 // stores it transposed where the mirror was (4 stores), so each block pair lives in one
 // warp. The eight lanes of a quarter warp take q = lane mod 8 and g = q + d (mod 8) for one
@@ -43,7 +44,7 @@
 // per lane; the transposes add twice Y's bytes to a shared memory that NN already keeps
 // busy. So `auto` keeps the `.repack` entry's pass over B (NT 4096^3: 0.39 ms with it) for
 // large NT products and takes these entries, with their split-K and 64-column tiles, for
-// products with few tiles, where the pass was most of the time (16 x 4096 x 4096 NT: 44 us
+// products with few tiles, where the pass was most of the time (16 x 4096 x 4096 NT: 35 us
 // against 131).
 //
 // Block: 128 rows x 256 columns of D, 32 k per stage (one 128-byte swizzled row of fp32);

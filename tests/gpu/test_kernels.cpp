@@ -112,12 +112,13 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
         cases.push_back(c);
       }
   // Strided batches, with broadcast A or B (stride 0), unaligned and 16-aligned. Variant 3
-  // is NT with fewer rows than columns (wgmma_rs computes it as C^T) and a broadcast A.
+  // is NT with fewer rows than columns (wgmma_rs computes it as C^T) and a broadcast A, its
+  // m and n multiples of 32 (wgmma_rs's one-copy grouped tensor maps, with batches).
   for (int variant = 0; variant < 4; ++variant)
     for (int ab = 0; ab < 4; ++ab) {
       GemmCase c = types;
-      c.m = variant == 2 ? 129 : variant == 3 ? 17 : 33;
-      c.n = variant == 2 ? 1 : 65;
+      c.m = variant == 2 ? 129 : variant == 3 ? 32 : 33;
+      c.n = variant == 2 ? 1 : variant == 3 ? 64 : 65;
       c.k = variant == 1 ? 1 : 17;
       c.opa = variant == 1 ? Op::T : Op::N;
       c.opb = variant >= 2 ? Op::T : Op::N;
