@@ -788,23 +788,6 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// wgmma_common.cuh says what the map holds.
-bool encode_grouped_operand_map(CUtensorMap* map, const void* base, std::int64_t rows, std::int64_t cols,
-                                std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
-                                int box_groups) {
-  const auto encode = tensor_map_encoder();
-  if (encode == nullptr || rows % 32 != 0) return false;
-  const bool broadcast = batch <= 1 || stride == 0;
-  const cuuint64_t dims[4] = {32, cuuint64_t(cols), cuuint64_t(rows / 32), cuuint64_t(broadcast ? 1 : batch)};
-  const cuuint64_t bytes_ld = cuuint64_t(ld) * 4;
-  const cuuint64_t strides[3] = {bytes_ld, 128, broadcast ? bytes_ld * cuuint64_t(cols) : cuuint64_t(stride) * 4};
-  const cuuint32_t box[4] = {32, cuuint32_t(box_cols), cuuint32_t(box_groups), 1};
-  const cuuint32_t element_strides[4] = {1, 1, 1, 1};
-  return encode(map, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 4, const_cast<void*>(base), dims, strides, box,
-                element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
-
 // Both operands' maps for a configuration: K-major operands in one box per stage
 // (64 k by the tile's rows), MN-major ones in 64 x 64 boxes.
 template <TilemmWgmmaConfig kCfg>

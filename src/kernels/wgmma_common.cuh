@@ -146,16 +146,6 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
                         std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
                         bool tf32_elements = true);
 
-// The same operand (fp32 for tf32 arithmetic, rows a multiple of 32) with its rows cut into
-// groups of 32 that form a dimension of their own, 4-D: (32 rows, cols, rows / 32, batch).
-// A box of (32, box_cols, box_groups) lands as box_groups of encode_operand_map's
-// (32 rows, box_cols) boxes one after another, in one copy instead of box_groups. False
-// when rows is not a multiple of 32 (the last group would read past the operand) or the
-// driver rejects the layout.
-bool encode_grouped_operand_map(CUtensorMap* map, const void* base, std::int64_t rows, std::int64_t cols,
-                                std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
-                                int box_groups);
-
 // The auto scores' charge for operands transposed into a workspace before the product
 // (tf32 wgmma reads shared memory K-major only): each pass measured about 10% of a tf32
 // 4096^3 product on the H200 (40 of 380 us; docs/ladder.md, step 28).

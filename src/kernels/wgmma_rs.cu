@@ -35,9 +35,8 @@
 // is a bijection for g = q + d, so each quarter warp's load or store touches eight different
 // 16-byte bank groups (Nsight Compute agrees for the loads; for the stores it counts one
 // conflict per five wavefronts, which this count does not explain). The producer
-// warpgroup's three idle warps do it, three blocks in flight per lane, and signal each
-// stage on its own barrier after a proxy fence; the consumers wait for it as well as for
-// the TMA's.
+// warpgroup's three idle warps do it and signal each stage on its own barrier after a proxy
+// fence; the consumers wait for it as well as for the TMA's.
 // Measured on an H100 (docs/ladder.md, step 28, "NT transposed in shared memory"): where
 // the product is compute-bound NT runs at about half of NN's rate (4096^3: 0.67 against
 // 0.35 ms), whether Y comes in eight copies or one and one block or three are in flight
@@ -116,11 +115,11 @@ struct TilemmWgmmaRsConfig {
   static constexpr int kSliceK = 8;  // k per wgmma (m64nNk8)
   static constexpr int kConsumers = kRows / 64;
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  // The producer warpgroup's registers: 40 for the thread that issues the copies; 96 where
-  // its other warps transpose NT's Y (three 4 x 4 blocks in flight per lane: 48 floats and
-  // their addresses; 72 spilled). The consumers take what is left, 200 or 232, more than
-  // the 168 of the launch that ptxas allocates their code for.
-  static constexpr int producer_registers(bool transpose_y) { return transpose_y ? 96 : 40; }
+  // The producer warpgroup's registers: 40 for the thread that issues the copies; 48 where
+  // its other warps transpose NT's Y (at 40 ptxas spilled the loop's state beside a 4 x 4
+  // block). The consumers take what is left, 224 or 232, more than the 168 of the launch
+  // that ptxas allocates their code for.
+  static constexpr int producer_registers(bool transpose_y) { return transpose_y ? 48 : 40; }
   static constexpr int consumer_registers(bool transpose_y) {
     return tilemm::kernels::consumer_registers_after_producer(kThreads, producer_registers(transpose_y),
                                                               128 * kConsumers);
@@ -161,10 +160,6 @@ struct WgmmaRsParams {
   // partial products (ld m, slice s at batch position s) and alpha = 1, beta = 0.
   int slices, k_blocks_per_slice;
   bool tma_store;                 // C can be written by the TMA
-  // X's four 32-row boxes in one copy, and NT's Y boxes in one copy (grouped maps, rows a
-  // multiple of 32): 2 copies per stage for the producer thread to issue instead of 5 (NT:
-  // 12). No change in speed was measurable either way (H100, NN 4096^3 and 8192^3).
-  bool x_grouped, y_grouped;
   bool x_broadcast, y_broadcast;  // batch stride 0: every batch reads batch 0
 };
 
@@ -259,42 +254,26 @@ __device__ __forceinline__ void wgmma_rs_fill_boxes(const WgmmaRsParams& p, cons
 // box at a time: four sets of eight blocks closed under (q, g) -> (g, q), g - q = 0, 1, 7,
 // 4 or 2, 6, 3, 5 (mod 8), one set per quarter warp with q = lane mod 8. Each lane loads
 // its block, the warp synchronizes, and each lane stores its block transposed where the
-// mirror block was. A warp loads kBatch halves before it stores any, so that their loads'
-// latencies overlap (at 4096^3, 0.674 against 0.703 ms for one half at a time: within the
-// spread between processes).
+// mirror block was.
 template <int kBoxes>
 __device__ __forceinline__ void transpose_y_in_place(char* y, int warp, int lane) {
   constexpr int kHalves = 2 * kBoxes, kWarps = 3;
-  constexpr int kBatch = (kHalves + 2 * kWarps - 1) / (2 * kWarps);  // two batches a warp at most
   const int q = lane % 8, quarter = lane / 8;
   const auto chunk = [](int row, int col_chunk) { return 128 * row + 16 * (col_chunk ^ (row % 8)); };
-  // g - q for this quarter: {0, 1, 7, 4} in the first half of a box, {2, 6, 3, 5} in the second.
-  const int g_first = (q + (0x4710 >> (4 * quarter) & 0xf)) % 8;
-  const int g_second = (q + (0x5362 >> (4 * quarter) & 0xf)) % 8;
-  for (int first = warp; first < kHalves; first += kWarps * kBatch) {
-    uint4 a[kBatch][4];  // a[b][i]: row 4g + i, columns 4q .. 4q + 3 of batch entry b's block
+  for (int half = warp; half < kHalves; half += kWarps) {
+    // g - q for this quarter: {0, 1, 7, 4} in the first half of a box, {2, 6, 3, 5} in the second.
+    const int d = (half % 2 == 0 ? 0x4710 : 0x5362) >> (4 * quarter) & 0xf;
+    const int g = (q + d) % 8;
+    char* const m = y + (half / 2) * 4096;
+    uint4 a[4];  // a[i]: row 4g + i, columns 4q .. 4q + 3
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      const int half = first + b * kWarps, g = half % 2 == 0 ? g_first : g_second;
-      if (half < kHalves) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-          a[b][i] = *reinterpret_cast<const uint4*>(y + (half / 2) * 4096 + chunk(4 * g + i, q));
-      }
-    }
+    for (int i = 0; i < 4; ++i) a[i] = *reinterpret_cast<const uint4*>(m + chunk(4 * g + i, q));
     __syncwarp();
     // Row 4q + j of the transpose, columns 4g .. 4g + 3: column j of the block.
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      const int half = first + b * kWarps, g = half % 2 == 0 ? g_first : g_second;
-      if (half < kHalves) {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-          const auto pick = [j](const uint4& r) { return j == 0 ? r.x : j == 1 ? r.y : j == 2 ? r.z : r.w; };
-          *reinterpret_cast<uint4*>(y + (half / 2) * 4096 + chunk(4 * q + j, g)) =
-              make_uint4(pick(a[b][0]), pick(a[b][1]), pick(a[b][2]), pick(a[b][3]));
-        }
-      }
+    for (int j = 0; j < 4; ++j) {
+      const auto pick = [j](const uint4& r) { return j == 0 ? r.x : j == 1 ? r.y : j == 2 ? r.z : r.w; };
+      *reinterpret_cast<uint4*>(m + chunk(4 * q + j, g)) = make_uint4(pick(a[0]), pick(a[1]), pick(a[2]), pick(a[3]));
     }
   }
 }
@@ -348,26 +327,16 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
         ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
         // X stored rows x k (rows contiguous): four (32 rows, 32 k) boxes.
-        if (p.x_grouped) {
-          ptx::cp_async_bulk_tensor_4d_global_to_shared(x_tile(pos.stage), &map_x, 0, k0, r0 / Cfg::kBoxRows, zx,
-                                                        full_bar(pos.stage));
-        } else {
 #pragma unroll
-          for (int b = 0; b < Cfg::kRows / Cfg::kBoxRows; ++b)
-            ptx::cp_async_bulk_tensor_3d_global_to_shared(x_tile(pos.stage) + b * Cfg::kBoxBytes, &map_x,
-                                                          r0 + b * Cfg::kBoxRows, k0, zx, full_bar(pos.stage));
-        }
+        for (int b = 0; b < Cfg::kRows / Cfg::kBoxRows; ++b)
+          ptx::cp_async_bulk_tensor_3d_global_to_shared(x_tile(pos.stage) + b * Cfg::kBoxBytes, &map_x,
+                                                        r0 + b * Cfg::kBoxRows, k0, zx, full_bar(pos.stage));
         if constexpr (kTransposeY) {
           // Y stored cols x k (cols contiguous): one (32 cols, 32 k) box per 32 columns.
-          if (p.y_grouped) {
-            ptx::cp_async_bulk_tensor_4d_global_to_shared(y_tile(pos.stage), &map_y, 0, k0, c0 / 32, zy,
-                                                          full_bar(pos.stage));
-          } else {
 #pragma unroll
-            for (int b = 0; b < kCfg.cols / 32; ++b)
-              ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage) + b * 4096, &map_y, c0 + 32 * b, k0,
-                                                            zy, full_bar(pos.stage));
-          }
+          for (int b = 0; b < kCfg.cols / 32; ++b)
+            ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage) + b * 4096, &map_y, c0 + 32 * b, k0, zy,
+                                                          full_bar(pos.stage));
         } else {
           // Y stored k x cols (K-major): one (32 k, kCfg.cols columns) box.
           ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage), &map_y, k0, c0, zy, full_bar(pos.stage));
@@ -378,7 +347,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
     if constexpr (kTransposeY) {
       // Warps 1-3 transpose every stage's Y once it has landed, in the consumers' order: as
       // many stages as this block's work items have k-blocks (counted first, so that the
-      // loop keeps few registers beside the blocks in flight).
+      // loop keeps few registers beside the block in flight).
       int stages_to_transpose = 0;
       for (std::int64_t item = blockIdx.x; threadIdx.x >= 32 && item < items; item += gridDim.x) {
         const WgmmaRsItem work = wgmma_rs_item<kCfg>(p, item);
@@ -551,17 +520,12 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   const std::int64_t sx = rows_along_m ? prob.stride_a : prob.stride_b;
   const std::int64_t sy = rows_along_m ? prob.stride_b : prob.stride_a;
   CUtensorMap map_x, map_y, map_c;
-  WgmmaRsParams params{};
-  params.x_grouped = encode_grouped_operand_map(&map_x, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk,
-                                                Cfg::kRows / Cfg::kBoxRows);
-  params.y_grouped = transpose_y && encode_grouped_operand_map(&map_y, y, cols, prob.k, ldy, prob.batch, sy,
-                                                               Cfg::kBk, kCfg.cols / 32);
-  if (!(params.x_grouped || encode_operand_map(&map_x, DType::F32, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk)) ||
-      !(params.y_grouped ||
-        (transpose_y ? encode_operand_map(&map_y, DType::F32, y, cols, prob.k, ldy, prob.batch, sy, Cfg::kBk)
-                     : encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, kCfg.cols)))) {
+  if (!encode_operand_map(&map_x, DType::F32, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
+      !(transpose_y ? encode_operand_map(&map_y, DType::F32, y, cols, prob.k, ldy, prob.batch, sy, Cfg::kBk)
+                    : encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, kCfg.cols))) {
     return cudaErrorInvalidValue;
   }
+  WgmmaRsParams params{};
   params.m = prob.m;
   params.n = prob.n;
   params.tiles_r = (rows + Cfg::kRows - 1) / Cfg::kRows;

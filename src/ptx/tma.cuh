@@ -32,17 +32,6 @@ __device__ __forceinline__ void cp_async_bulk_tensor_3d_global_to_shared(unsigne
       : "memory");
 }
 
-// The same for a 4-D map: wgmma_rs's operands with their groups of 32 rows as a dimension
-// of their own, so that one copy brings several 128-byte-wide boxes side by side.
-__device__ __forceinline__ void cp_async_bulk_tensor_4d_global_to_shared(unsigned dst, const void* tensor_map,
-                                                                         int x, int y, int z, int w, unsigned bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, "
-      "%5}], [%6];\n" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(tensor_map)), "r"(x), "r"(y), "r"(z), "r"(w), "r"(bar)
-      : "memory");
-}
-
 // The same with .multicast::cluster: the box lands at the same shared-memory offset in
 // every CTA of the cluster named in cta_mask, and each one's mbarrier at `bar`'s
 // offset receives the bytes it got. Two CTAs that need the same tile load half each.

@@ -112,8 +112,7 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
         cases.push_back(c);
       }
   // Strided batches, with broadcast A or B (stride 0), unaligned and 16-aligned. Variant 3
-  // is NT with fewer rows than columns (wgmma_rs computes it as C^T) and a broadcast A, its
-  // m and n multiples of 32 (wgmma_rs's one-copy grouped tensor maps, with batches).
+  // is NT with fewer rows than columns (wgmma_rs computes it as C^T) and a broadcast A.
   for (int variant = 0; variant < 4; ++variant)
     for (int ab = 0; ab < 4; ++ab) {
       GemmCase c = types;
