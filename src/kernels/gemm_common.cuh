@@ -140,14 +140,16 @@ inline cudaLaunchAttribute programmatic_launch_attribute(bool allowed) {
 }
 
 // Blocks of `kernel` (a __global__ function) that fit on one SM with `threads` threads and
-// `dynamic_smem` bytes of dynamic shared memory (1 when it cannot be read): the resident
-// blocks that wave-efficiency scores and split-K slice counts are sized by.
-inline int resident_blocks_per_sm(const void* kernel, int threads, std::int64_t dynamic_smem) {
+// `dynamic_smem` bytes of dynamic shared memory (`without_device` when it cannot be read,
+// as on a machine without a GPU): the resident blocks that wave-efficiency scores and
+// split-K slice counts are sized by.
+inline int resident_blocks_per_sm(const void* kernel, int threads, std::int64_t dynamic_smem,
+                                  int without_device = 1) {
   int n = 0;
   if (dynamic_smem > 0) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(dynamic_smem));
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, std::size_t(dynamic_smem)) != cudaSuccess) {
     cudaGetLastError();
-    n = 1;
+    n = without_device;
   }
   return n > 0 ? n : 1;
 }
