@@ -161,6 +161,21 @@ AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t ele
   return plan;
 }
 
+double product_share_after_copies(const GemmProblem& p, std::int64_t element_bytes, const AlignedOperandsPlan& plan,
+                                  double product_seconds) {
+  constexpr double kBytesPerSecond = 3.0e12, kLaunchSeconds = 2e-6, kScalarTransposeRate = 0.6;
+  const auto copy_seconds = [&](bool repacked, const RepackedOperand& r, const void* src, std::int64_t ld,
+                                std::int64_t stride) {
+    if (!repacked) return 0.0;
+    const bool scalar_transpose = r.transpose && !columns_aligned16(src, ld, stride, p.batch, element_bytes);
+    return 2.0 * double(r.bytes) / (kBytesPerSecond * (scalar_transpose ? kScalarTransposeRate : 1.0)) +
+           kLaunchSeconds;
+  };
+  const double copies = copy_seconds(plan.repack_a, plan.a, p.A, p.lda, p.stride_a) +
+                        copy_seconds(plan.repack_b, plan.b, p.B, p.ldb, p.stride_b);
+  return product_seconds / (product_seconds + copies);
+}
+
 cudaError_t enqueue_aligned_operands(const GemmProblem& p, std::int64_t element_bytes,
                                      const AlignedOperandsPlan& plan, void* workspace, cudaStream_t stream,
                                      GemmProblem* aligned) {

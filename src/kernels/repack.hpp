@@ -49,6 +49,18 @@ inline double fp32_product_share(const GemmProblem& p, const AlignedOperandsPlan
   return p.flops() / (p.flops() + copy_flops);
 }
 
+// The tensor-core `.repack` entries' charge for `plan`'s copies: each copied operand is read
+// and written once at DRAM speed (3.0 TB/s, what the H100's copy reaches; the H200's 4.2
+// makes them cheaper) after a launch, and a transpose whose source columns are not 16-byte
+// aligned (read element by element) at 0.6 of that (H200, tf32 4093^3 TN: ~60 us against ~40
+// for a copy of the same operand, before both were sped up; the order it gives measured
+// 22-28% faster on TN 14336 x 16 or 128 x 4093; docs/ladder.md, step 28). What the auto
+// scores count is the share of the call's time left to the product, which alone would take
+// product_seconds, so a copy costs most beside a short product: tf32 NT with 512 rows spends
+// ~45 us of ~135 on its pass over B, 4096^3 ~45 of ~390 (H100).
+double product_share_after_copies(const GemmProblem& p, std::int64_t element_bytes, const AlignedOperandsPlan& plan,
+                                  double product_seconds);
+
 // element_bytes: 2 (fp16/bf16) or 4 (fp32, tf32); transposing is for 4-byte elements.
 AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t element_bytes, bool transpose_a,
                                           bool transpose_b);

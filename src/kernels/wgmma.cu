@@ -1046,10 +1046,15 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
 // operands K-major: an operand stored the other way (A for op N, B for op T) is
 // transposed into the workspace instead, and the product runs as TN.
 template <TilemmWgmmaConfig kCfg>
-cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) {
+AlignedOperandsPlan wgmma_repack_plan(const GemmProblem& prob) {
   constexpr bool kTf32 = kCfg.input == TilemmMmaInput::TF32;
-  return launch_with_aligned_operands(prob, kCfg.element_bytes(), kTf32 && prob.opa == Op::N,
-                                      kTf32 && prob.opb == Op::T, stream,
+  return plan_aligned_operands(prob, kCfg.element_bytes(), kTf32 && prob.opa == Op::N, kTf32 && prob.opb == Op::T);
+}
+
+template <TilemmWgmmaConfig kCfg>
+cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) {
+  const AlignedOperandsPlan plan = wgmma_repack_plan<kCfg>(prob);
+  return launch_with_aligned_operands(prob, kCfg.element_bytes(), plan.a.transpose, plan.b.transpose, stream,
                                       [stream](const GemmProblem& q) { return launch_wgmma<kCfg>(q, stream); });
 }
 
@@ -1062,17 +1067,6 @@ std::string wgmma_name() {
          (kCfg.cluster_m > 1 ? ".c" + std::to_string(kCfg.cluster_m) + "m" : "") + (kCfg.tma_store ? ".tmastore" : "") +
          (kCfg.pingpong ? ".pingpong" : "") + (kCfg.split_k ? ".splitk" : "") +
          (kCfg.stream_k ? ".streamk" : "") + (kTransposeOnly ? ".transpose" : kRepack ? ".repack" : "");
-}
-
-// The `.transpose` entries' charge for their pass: the share of the time left to the
-// product, which runs at flops_per_second, when the pass first reads and writes the
-// operand that is not K-major (A in NN, B in TT) once at DRAM speed, plus a launch.
-inline double share_left_after_transposing_pass(const GemmProblem& p, double flops_per_second) {
-  constexpr double kBytesPerSecond = 3.0e12, kLaunchSeconds = 2e-6;
-  const double rows = double(p.opa == Op::N ? p.m : p.n);
-  const double pass = 2.0 * 4.0 * rows * double(p.k) * double(p.batch) / kBytesPerSecond + kLaunchSeconds;
-  const double product = p.flops() / flops_per_second;
-  return product / (product + pass);
 }
 
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
@@ -1130,7 +1124,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   // taken to cost more than they save (a prior, to be measured). The `.transpose` entries
   // (tf32 NN and TT, operands the TMA reads in place except that one is not K-major) score
   // on the in-place scale, against wgmma_rs, which reads NN and TT without a pass; their
-  // pass is charged by its time against the product's (share_left_after_transposing_pass): for
+  // pass is charged by its time against the product's (product_share_after_copies): for
   // few-row products their tiles beat wgmma_rs's by more than the pass costs (H200, tf32
   // 128 x 11008 x 4096: TN 54.2 us against NN 69.9; docs/results/h200_tf32_few_rows.txt),
   // while a pass over a large operand costs more than the product saves.
@@ -1203,17 +1197,19 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
     const double fill = double(p.m) / double(kCfg.cluster_rows(tiles_m) * kCfg.cluster_m * kCfg.bm) * double(p.n) /
                         double(cluster_cols * kClusterCols);
-    // The share of the GPU's peak the product runs at, and with `.transpose` the share left
-    // once its pass is paid, times 0.83: measured on the H200 over 16 NN and TT shapes with
-    // m or n of 16-512 (docs/ladder.md, step 28, "The few-row products transposed"), these
-    // entries against wgmma_rs ran at about 0.83 of what the two scores predict. Without it
-    // they took 128 x 4096 x 4096, 256 x 11008 x 4096 and 128 x 4096 x 11008 NN and the TT
-    // products with n = 16-128 and m = 4096, where wgmma_rs ran 6-114% faster.
+    // The share of the GPU's peak the product runs at, and for `.repack` and `.transpose`
+    // the share of the call left to it once its copies are paid (product_share_after_copies).
+    // `.transpose` is further charged 0.83: measured on the H200 over 16 NN and TT shapes
+    // with m or n of 16-512 (docs/ladder.md, step 28, "The few-row products transposed"),
+    // these entries against wgmma_rs ran at about 0.83 of what the two scores predict.
+    // Without it they took 128 x 4096 x 4096, 256 x 11008 x 4096 and 128 x 4096 x 11008 NN
+    // and the TT products with n = 16-128 and m = 4096, where wgmma_rs ran 6-114% faster.
     const auto with_pass = [&](double share) {
-      if constexpr (kTransposeOnly) {
-        constexpr double kMeasuredAgainstWgmmaRs = 0.83;
+      if constexpr (kRepack) {
+        constexpr double kMeasuredAgainstWgmmaRs = kTransposeOnly ? 0.83 : 1.0;
+        const double product_seconds = p.flops() / (share * kSmFlopsPerSecond * dev.sm_count);
         return kMeasuredAgainstWgmmaRs * share *
-               share_left_after_transposing_pass(p, share * kSmFlopsPerSecond * dev.sm_count);
+               product_share_after_copies(p, kCfg.element_bytes(), wgmma_repack_plan<kCfg>(p), product_seconds);
       }
       return share;
     };
@@ -1228,13 +1224,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                                             wgmma_k_blocks<kCfg>(p.k), tile_seconds) *
                         fill;
     }
-    // tf32 operands that are not K-major cost `.repack` a transposing pass each (wgmma_rs
-    // reads NN and TT with none); the `.transpose` entries' one pass is charged by time above.
-    const int passes = kRepack && !kTransposeOnly && kCfg.input == TilemmMmaInput::TF32
-                           ? int(p.opa == Op::N) + int(p.opb == Op::T)
-                           : 0;
-    return base + 100.0 * with_pass(speed * wave_efficiency(tiles, dev.sm_count) * fill *
-                                    transposing_passes_factor(passes));
+    return base + 100.0 * with_pass(speed * wave_efficiency(tiles, dev.sm_count) * fill);
   };
   e.can_implement = wgmma_can_implement<kCfg, kRepack, kTransposeOnly>;
   e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;

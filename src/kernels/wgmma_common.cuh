@@ -146,15 +146,6 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
                         std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
                         bool tf32_elements = true);
 
-// The auto scores' charge for operands transposed into a workspace before the product
-// (tf32 wgmma reads shared memory K-major only): each pass measured about 10% of a tf32
-// 4096^3 product on the H200 (40 of 380 us; docs/ladder.md, step 28).
-inline double transposing_passes_factor(int passes) {
-  double f = 1.0;
-  for (int i = 0; i < passes; ++i) f *= 0.9;
-  return f;
-}
-
 // A C the TMA cannot write (odd ldc, or columns not a whole number of 16 bytes): the
 // warpgroup copies each staged box (kBoxCols columns of C by 128 bytes along m, 128-byte
 // swizzle) out itself, each warp a quarter of the columns, one 128-byte box row (32 lanes

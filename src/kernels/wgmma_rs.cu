@@ -593,11 +593,14 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
 // over B instead of the in-place kernel's transposes in shared memory, which cost more
 // where the product is compute-bound); odd leading dimensions are copied aligned
 // (repack.hpp). NN and TT run as they are where aligned.
+inline AlignedOperandsPlan wgmma_rs_repack_plan(const GemmProblem& prob) {
+  return plan_aligned_operands(prob, 4, prob.opa == Op::T && prob.opb == Op::N, prob.opa == Op::N && prob.opb == Op::T);
+}
+
 template <TilemmWgmmaRsConfig kCfg>
 cudaError_t launch_wgmma_rs_repacked(const GemmProblem& prob, cudaStream_t stream) {
-  const bool transpose_a = prob.opa == Op::T && prob.opb == Op::N;
-  const bool transpose_b = prob.opa == Op::N && prob.opb == Op::T;
-  return launch_with_aligned_operands(prob, 4, transpose_a, transpose_b, stream,
+  const AlignedOperandsPlan plan = wgmma_rs_repack_plan(prob);
+  return launch_with_aligned_operands(prob, 4, plan.a.transpose, plan.b.transpose, stream,
                                       [stream](const GemmProblem& q) { return launch_wgmma_rs<kCfg>(q, stream); });
 }
 
@@ -641,9 +644,12 @@ double wgmma_rs_share_of_peak(const GemmProblem& p, const DeviceInfo& dev, doubl
   return p.flops() / (seconds * kPeakSmFlopsPerSecond * double(sms));
 }
 
-// NT's main-loop rate against NN's, in place (Y transposed in shared memory): H100, tf32,
-// 0.513 at 4096^3 and 0.476 at 8192^3.
-constexpr double kNtRateFactor = 0.5;
+// NT's main-loop rate against NN's, in place (Y transposed in shared memory). The 256-column
+// tile: 0.513 at 4096^3 and 0.476 at 8192^3 (H100). The 64-column tile, whose NN k-loop is
+// already bound by shared memory at about half the wide tile's rate, loses less: one wave
+// of its NT tiles ran at ~0.9 TFLOP/s per SM against the 1.6 of NN (H100, 4096 x 128 x 4096,
+// 75.4 us; H200, 8192 x 128 x 4096, 75.8 us).
+constexpr double nt_rate_factor(int cols) { return cols == 64 ? 0.56 : 0.5; }
 
 // sm_flops_per_second: the entry's main-loop rate per SM, measured on the H200 at 4096^3.
 template <TilemmWgmmaRsConfig kCfg, bool kRepack>
@@ -673,7 +679,8 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
   // 2300 + 100 x the share of peak where the TMA reads the operands in place (above
   // mma_sync; for large products it equals wgmma's speed x waves x fill). The repacking
   // entry scores as wgmma's `.repack` entries do, so the two compare: 2150 + 100 x speed x
-  // waves x fill x 0.9 per transposing pass, only for products of at least 2 * 512^3 FLOP.
+  // waves x fill x the share of the time its copies leave to the product, only for
+  // products of at least 2 * 512^3 FLOP.
   const double base = kRepack ? 2150.0 : 2300.0;
   e.auto_priority = int(base);
   e.auto_score = [sm_flops_per_second, base](const GemmProblem& p, const DeviceInfo& dev) {
@@ -682,7 +689,7 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
       // bytes to a shared memory that NN already keeps busy), so NT scores on the `.repack`
       // scale, against the pass over B that the `.repack` entry pays instead.
       if (transposes_y(p)) {
-        return 2150.0 + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, kNtRateFactor * sm_flops_per_second);
+        return 2150.0 + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, nt_rate_factor(kCfg.cols) * sm_flops_per_second);
       }
       return base + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, sm_flops_per_second);
     }
@@ -693,11 +700,13 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
     const std::int64_t tiles_r = (d.rows + Cfg::kRows - 1) / Cfg::kRows;
     const std::int64_t tiles_c = (d.cols + kCfg.cols - 1) / kCfg.cols;
     const double fill = double(d.rows) / double(tiles_r * Cfg::kRows) * double(d.cols) / double(tiles_c * kCfg.cols);
-    // NT and TN pay one transposing pass (NN and TT none: wgmma .repack pays it there).
-    const int passes = p.opa != p.opb ? 1 : 0;
+    // NT and TN pay a transposing pass over B or A (NN and TT none: wgmma .repack pays it
+    // there), and any ld the TMA cannot read a copy, charged by their time against the
+    // product's (product_share_after_copies).
     const double relative_speed = sm_flops_per_second / 3.0e12;
-    return base + 100.0 * relative_speed * wave_efficiency(tiles_r * tiles_c * p.batch, dev.sm_count) * fill *
-                      transposing_passes_factor(passes);
+    const double share = relative_speed * wave_efficiency(tiles_r * tiles_c * p.batch, dev.sm_count) * fill;
+    const double product_seconds = p.flops() / (share * 3.0e12 * double(dev.sm_count));
+    return base + 100.0 * share * product_share_after_copies(p, 4, wgmma_rs_repack_plan(p), product_seconds);
   };
   e.can_implement = wgmma_rs_can_implement<kCfg, kRepack>;
   e.launch = kRepack ? launch_wgmma_rs_repacked<kCfg> : launch_wgmma_rs<kCfg>;

@@ -724,7 +724,8 @@ TEST(Registry, AutoTransposesNtInSharedMemoryWhereThePassCostsMore) {
   // process, auto's pick against the best of the other kind.
   using tilemm::Op;
   const std::string rs = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore";
-  const std::string rs_narrow_split = "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore.splitk";
+  const std::string rs_narrow = "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore";
+  const std::string rs_narrow_split = rs_narrow + ".splitk";
   const auto nt = [](std::int64_t m, std::int64_t n) {
     return auto_choice(typed_problem("tf32", m, n, 4096, Op::N, Op::T));
   };
@@ -732,11 +733,52 @@ TEST(Registry, AutoTransposesNtInSharedMemoryWhereThePassCostsMore) {
   EXPECT_EQ(nt(4096, 11008), rs + ".repack");          // 1055 against 1778
   EXPECT_EQ(nt(512, 11008), rs + ".repack");           // 293 against 320
   EXPECT_EQ(nt(128, 11008), rs + ".splitk");           // 92.9 against 222.1
+  // The pass is charged by its time against the product's, so where the product is short
+  // beside it (a few hundred rows), Y is transposed in shared memory instead. H100 and
+  // H200 (docs/results/h200_repack_time_model.txt):
+  EXPECT_EQ(nt(512, 4096), rs + ".splitk");            // 106.6 against 132.8 (H100), 109.7 against 123.7 (H200)
+  EXPECT_EQ(nt(256, 8192), rs + ".splitk");            // 109.8 against 159.2 (H200)
+  EXPECT_EQ(nt(256, 11008), rs);                       // 173.5 against 185.8
+  EXPECT_EQ(nt(128, 14336), rs + ".splitk");           // 110.4 against 215.4
+  EXPECT_EQ(nt(8192, 128), rs_narrow);                 // 75.7 against 88.0
+  // and where it is long, the pass stays: 223.4 against 246.2 for the split in place.
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 3072, 512, 11008, Op::N, Op::T)), rs + ".repack");
   // With at most 64 rows in A, C^T: A is the operand transposed, the 16 rows across the
   // 64-column tile.
   EXPECT_EQ(nt(16, 4096), rs_narrow_split);            // 35.1 against 131.1
   EXPECT_EQ(nt(16, 128), rs_narrow_split);             // 14.4 against 87.3
   EXPECT_EQ(nt(4096, 128), rs_narrow_split);           // 47.6 against 87.5
+}
+
+TEST(Registry, AutoChargesRepackingByTheTimeOfItsCopies) {
+  // A `.repack` entry's copies are charged by their time against the product's, a transpose
+  // of a source the 16-byte loads cannot read at 0.6 of a copy's rate. So at odd leading
+  // dimensions the entry that copies beats the one that transposes the same operand: a TN
+  // product with few columns copies A for wgmma rather than transposing it for wgmma_rs.
+  // H200, us per run in one process (docs/results/h200_repack_time_model.txt); at 4093^3
+  // the two entries now run within 1.3% of each other.
+  using tilemm::Op;
+  const std::string rs_repack = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore.repack";
+  const std::string wgmma_repack = "wgmma.tf32.256x128x32.s4.persistent.c2.tmastore.repack";
+  const auto tf32 = [](std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return auto_choice(typed_problem("tf32", m, n, k, opa, opb));
+  };
+  EXPECT_EQ(tf32(4093, 4093, 4093, Op::N, Op::N), rs_repack);      // 436.8 against 437.6
+  EXPECT_EQ(tf32(4093, 4093, 4093, Op::T, Op::N), wgmma_repack);   // 435.7 against 441.3
+  EXPECT_EQ(tf32(4093, 4093, 4093, Op::N, Op::T), rs_repack);      // 442.8 against 443.9
+  EXPECT_EQ(tf32(14336, 128, 4093, Op::T, Op::N), wgmma_repack);   // 215.9 against 276.7
+  EXPECT_EQ(tf32(14336, 16, 4093, Op::T, Op::N), wgmma_repack);    // 237.7 against 304.6
+}
+
+TEST(Registry, AutoCountsMmaSyncAtItsShareOfWgmmasRateOnHopper) {
+  // On sm_90 mma_sync runs tf32 at about a third of wgmma's rate; scored at that share, it
+  // no longer outscores wgmma_rs's NT or repacking entries (H200, tf32 NT 11008 x 16 x
+  // 4096: the 128 x 256 mma_sync tile 279.3 us, wgmma_rs's 64-column tile in place 74.1).
+  // Without wgmma (compute capability 8.0) it is the tensor-core path.
+  using tilemm::Op;
+  const tilemm::GemmProblem p = typed_problem("tf32", 11008, 16, 4096, Op::N, Op::T);
+  EXPECT_EQ(auto_choice(p), "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore");
+  EXPECT_EQ(auto_choice(p, ampere_device()).rfind("mma_sync.tf32.", 0), 0u) << auto_choice(p, ampere_device());
 }
 
 TEST(SplitK, ShortBlocksTakeTheSlicesThatFillTheirLastWave) {
