@@ -47,7 +47,7 @@
 // against 131).
 //
 // Block: 128 rows x 256 columns of D, 32 k per stage (one 128-byte swizzled row of fp32);
-// a producer warpgroup (one thread issues the TMA copies, 40 registers) and two consumer
+// a producer warpgroup (one thread issues the TMA copies; 40 registers, 48 for NT) and two consumer
 // warpgroups, each 64 rows x 256 columns: one wgmma.m64n256k8 per 8 k, 128 fp32
 // accumulators per thread. Per stage the ring holds X (128 rows x 32 k, 16 KB, four
 // 32 x 32 boxes) and Y (256 columns x 32 k, 32 KB): 48 KB for 2 * 128 * 256 * 32 FLOP,
@@ -594,7 +594,7 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
 // where the product is compute-bound); odd leading dimensions are copied aligned
 // (repack.hpp). NN and TT run as they are where aligned.
 inline AlignedOperandsPlan wgmma_rs_repack_plan(const GemmProblem& prob) {
-  return plan_aligned_operands(prob, 4, prob.opa == Op::T && prob.opb == Op::N, prob.opa == Op::N && prob.opb == Op::T);
+  return plan_aligned_operands(prob, 4, !reads_in_place(prob), transposes_y(prob));  // TN: A; NT: B
 }
 
 template <TilemmWgmmaRsConfig kCfg>
