@@ -116,33 +116,8 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
         mma_ring_main_loop<kCfg, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b,
                                                        a_off, b_off, acc);
       } else {
-        uint4 staged_a[decltype(copy_a)::kPasses];
-        uint4 staged_b[decltype(copy_b)::kPasses];
-        if (k_tiles > 0) {
-          copy_a.load(staged_a, A, p.lda, 0);
-          copy_b.load(staged_b, B, p.ldb, 0);
-          copy_a.store(stage_a(0), staged_a);
-          copy_b.store(stage_b(0), staged_b);
-        }
-        __syncthreads();
-        for (std::int64_t kt = 0; kt < k_tiles; ++kt) {
-          const bool more = kt + 1 < k_tiles;
-          // Loads of tile kt + 1 travel while the tensor cores work on tile kt.
-          if (more) {
-            copy_a.load(staged_a, A, p.lda, kt + 1);
-            copy_b.load(staged_b, B, p.ldb, kt + 1);
-          }
-          const int s = int(kt % 2);
-          mma_compute_stage<kCfg, kAKContig, kBKContig>(stage_a(s), stage_b(s), a_off, b_off, acc);
-          // The other buffer was last read in iteration kt - 1, before its closing
-          // barrier; this iteration's barrier publishes tile kt + 1 and, after the
-          // last tile, lets every warp finish reading before the next column tile.
-          if (more) {
-            copy_a.store(stage_a(1 - s), staged_a);
-            copy_b.store(stage_b(1 - s), staged_b);
-          }
-          __syncthreads();
-        }
+        mma_register_main_loop<kCfg, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a,
+                                                           stage_b, a_off, b_off, acc);
       }
 
       const std::int64_t row0 = m0 + warp_m0, col0 = n0 + warp_n0;

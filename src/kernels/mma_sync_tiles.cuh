@@ -1,7 +1,8 @@
 // The warp-level mma.sync building blocks shared by the kernels that feed tensor cores
-// from a swizzled cp.async ring (mma_sync.cu explains the design; skinny_mma.cu reuses it
-// for products with few rows): the kernel arguments, the fragment reads, one stage's
-// mma.sync, the ring's main loop, and the predicated epilogue.
+// from swizzled shared-memory stages (mma_sync.cu explains the design; skinny_mma.cu reuses
+// it for products with few rows): the kernel arguments, the fragment reads, one stage's
+// mma.sync, the two main loops (the cp.async ring and the register-staged double buffer),
+// and the predicated epilogue.
 #pragma once
 
 #include <cstdint>
@@ -208,6 +209,48 @@ __device__ __forceinline__ void mma_ring_main_loop(const CopyA& copy_a, const Co
   // Drain (only empty groups remain) and let every warp finish reading.
   ptx::cp_async_wait_group<0>();
   __syncthreads();
+}
+
+// The register-staged loop over k-tiles [0, k_tiles) of one block tile, for operands
+// the 16-byte copies cannot read (any leading dimension, `.ldg2` / `.ldg4`): each thread
+// loads its chunks of tile kt + 1 element by element into registers (MmaOperandCopier::
+// load) while the tensor cores work on tile kt, then stores them into the other of two
+// shared buffers, so the loads' latency hides behind one k-tile of mma.sync. On return
+// every warp has finished reading both buffers, so the caller may refill them.
+template <TilemmMmaSyncConfig kCfg, bool kAKContig, bool kBKContig, class CopyA, class CopyB, class T, class StageA,
+          class StageB>
+__device__ __forceinline__ void mma_register_main_loop(const CopyA& copy_a, const CopyB& copy_b, const T* A,
+                                                       std::int64_t lda, const T* B, std::int64_t ldb,
+                                                       std::int64_t k_tiles, StageA stage_a, StageB stage_b,
+                                                       int a_off, int b_off,
+                                                       float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
+  uint4 staged_a[CopyA::kPasses];
+  uint4 staged_b[CopyB::kPasses];
+  if (k_tiles > 0) {
+    copy_a.load(staged_a, A, lda, 0);
+    copy_b.load(staged_b, B, ldb, 0);
+    copy_a.store(stage_a(0), staged_a);
+    copy_b.store(stage_b(0), staged_b);
+  }
+  __syncthreads();
+  for (std::int64_t kt = 0; kt < k_tiles; ++kt) {
+    const bool more = kt + 1 < k_tiles;
+    // Loads of tile kt + 1 travel while the tensor cores work on tile kt.
+    if (more) {
+      copy_a.load(staged_a, A, lda, kt + 1);
+      copy_b.load(staged_b, B, ldb, kt + 1);
+    }
+    const int s = int(kt % 2);
+    mma_compute_stage<kCfg, kAKContig, kBKContig>(stage_a(s), stage_b(s), a_off, b_off, acc);
+    // The other buffer was last read in iteration kt - 1, before its closing barrier;
+    // this iteration's barrier publishes tile kt + 1 and, after the last tile, lets every
+    // warp finish reading.
+    if (more) {
+      copy_a.store(stage_a(1 - s), staged_a);
+      copy_b.store(stage_b(1 - s), staged_b);
+    }
+    __syncthreads();
+  }
 }
 
 }  // namespace tilemm::kernels
