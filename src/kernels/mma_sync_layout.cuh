@@ -347,20 +347,28 @@ struct MmaOperandCopier {
   }
 
   // Scalar-load path: k-tile kt element by element into registers, packed as chunks...
+  // Every load of the tile is issued before any is packed: a load's register is busy
+  // until the load returns, and packing 16-bit elements as they were loaded made the
+  // warps wait for each pass's loads before issuing the next pass's (docs/ladder.md,
+  // step 29).
   __device__ __forceinline__ void load(uint4 (&staged)[kPasses], const T* base, std::int64_t ld,
                                        std::int64_t kt) const {
     using Traits = MmaInputTraits<kCfg.input>;
     constexpr int kBitsPerElement = 8 * int(sizeof(T));
     constexpr int kPerWord = 32 / kBitsPerElement;
+    unsigned loaded[kPasses][kCE];
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) {
       const int n = elements(p, kt);
       const T* src = source(base, ld, p, kt, n);
+#pragma unroll
+      for (int e = 0; e < kCE; ++e) loaded[p][e] = e < n ? Traits::bits(src[e]) : 0u;
+    }
+#pragma unroll
+    for (int p = 0; p < kPasses; ++p) {
       unsigned words[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
-      for (int e = 0; e < kCE; ++e) {
-        if (e < n) words[e / kPerWord] |= Traits::bits(src[e]) << (kBitsPerElement * (e % kPerWord));
-      }
+      for (int e = 0; e < kCE; ++e) words[e / kPerWord] |= loaded[p][e] << (kBitsPerElement * (e % kPerWord));
       staged[p] = make_uint4(words[0], words[1], words[2], words[3]);
     }
   }
