@@ -24,8 +24,18 @@
 // Data per block and stage: (16 + 64) x 128 elements for 2 x 16 x 64 x 128 FLOP.
 // Measured (H200, bf16, docs/ladder.md step 29): B streamed at 3.0-3.5 TB/s, 0.87-1.1x
 // cuBLAS over the decode shapes, 1.0-1.6x the wgmma entries auto chose before.
-// Requirements: compute capability 8.0; A and B 16-byte aligned with lda, ldb multiples
-// of 8 elements; batchCount = 1; a workspace of slices x m x n floats when k is split.
+// Any leading dimension (`.ldg2`, `.ldg4`; bf16, fp16 and tf32): where lda or ldb is odd
+// (4093) the 16-byte copies, and the TMA, cannot read an operand. The other entries then
+// either read it without split-K (mma_sync's 128 x 128 `.ldg` tile: 16 x 16 x 4093 is one
+// block walking k alone, 0.18-0.20 ms on an H200 against cuBLAS's 11-27 us) or copy it into
+// an aligned workspace first (16 x 4093 x 4093 tf32 copies a 67 MB operand to use it once:
+// 0.12 ms, 0.29-0.33x cuBLAS). The `.ldg` entries load each chunk element by element into
+// registers, as mma_sync's `.ldg` tile does (mma_register_main_loop: the loads of stage
+// k + 1 travel while the tensor cores work on stage k), with the same split-K. One stage is
+// in flight per block, so four blocks share an SM. tf32 uses 64 floats per stage.
+// Requirements: compute capability 8.0; `.cp16`: A and B 16-byte aligned with lda, ldb
+// multiples of 8 elements; `.ldg`: A, B, C aligned to their element size; batchCount = 1;
+// a workspace of slices x m x n floats when k is split.
 #include <algorithm>
 #include <string>
 #include <type_traits>
@@ -47,12 +57,14 @@ struct TilemmSkinnyMmaConfig {
   int bk;     // k per pipeline stage, in elements
   int warps;  // warps per block, side by side along n
   int stages;
-  int min_blocks_per_sm;  // __launch_bounds__ occupancy target
+  TilemmMmaOperandLoad load;  // 16-byte cp.async ring, or element loads staged in registers (2 stages)
+  int min_blocks_per_sm;      // __launch_bounds__ occupancy target
 
   // The block tile as the mma_sync layouts describe it: one warp along m, `warps` along n.
   consteval TilemmMmaSyncConfig tile() const {
-    return {input, bm, bn, bk, 1, warps, stages, TilemmMmaOperandLoad::AsyncCopy16, min_blocks_per_sm};
+    return {input, bm, bn, bk, 1, warps, stages, load, min_blocks_per_sm};
   }
+  consteval bool async_copies() const { return load == TilemmMmaOperandLoad::AsyncCopy16; }
   consteval int threads() const { return 32 * warps; }
   consteval bool valid() const {
     const TilemmMmaSyncConfig t = tile();
@@ -62,7 +74,7 @@ struct TilemmSkinnyMmaConfig {
     return bm % 16 == 0 && t.warp_tile_n() % 16 == 0 && warps * t.warp_tile_n() == bn && bk % t.mma_k() == 0 &&
            TilemmMmaSyncConfig::power_of_two(bk / ce) && bk / ce >= 2 && bk / ce <= 32 &&
            TilemmMmaSyncConfig::power_of_two(bm / ce) && bm / ce >= 2 && TilemmMmaSyncConfig::power_of_two(bn / ce) &&
-           bn / ce >= 8 && stages >= 2 && stages <= 8 && min_blocks_per_sm >= 1;
+           bn / ce >= 8 && stages >= 2 && stages <= 8 && (async_copies() || stages == 2) && min_blocks_per_sm >= 1;
   }
 };
 
@@ -103,7 +115,7 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   const std::int64_t m0 = std::int64_t(blockIdx.x) * BM;
   const std::int64_t n0 = std::int64_t(blockIdx.y) * BN;
   // The block's slice of k, read through operands that start at its first k (a multiple
-  // of BK, so the copies stay 16-byte aligned).
+  // of BK, so the 16-byte copies stay aligned).
   const std::int64_t k0 = std::int64_t(blockIdx.z) * split.k_per_slice;
   const std::int64_t k_len = std::min(split.k_per_slice, p.k - k0);
   const T* const A = static_cast<const T*>(p.A) + (kAKContig ? k0 : k0 * p.lda);
@@ -111,8 +123,14 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   const MmaOperandCopier<kTile, BM, kAKContig, T> copy_a(p.lda, p.m, k_len, m0, tid);
   const MmaOperandCopier<kTile, BN, kBKContig, T> copy_b(p.ldb, p.n, k_len, n0, tid);
   float acc[kTile.m_tiles()][kTile.n_tiles()][4] = {};
-  mma_ring_main_loop<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, (k_len + BK - 1) / BK, stage_a,
-                                                  stage_b, a_off, b_off, acc);
+  const std::int64_t k_tiles = (k_len + BK - 1) / BK;
+  if constexpr (kCfg.async_copies()) {
+    mma_ring_main_loop<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b,
+                                                    a_off, b_off, acc);
+  } else {
+    mma_register_main_loop<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b,
+                                                        a_off, b_off, acc);
+  }
 
   const std::int64_t col0 = n0 + warp_n0;
   if (split.partial != nullptr) {
@@ -147,11 +165,15 @@ int skinny_mma_blocks_per_sm() {
 // k-slices of the oriented problem: enough blocks to fill the block slots about once
 // (none when the column tiles already do), each slice at least 4 stages long, at most 16
 // (for m = 16 the partial sums, written and read back in fp32, then add at most
-// 2 x 4 x 16 / (2 x 4 x 128) = 12.5% to B's bytes).
+// 2 x 4 x 16 / (2 x 4 x 128) = 12.5% to B's bytes). A `.ldg` block has one stage in
+// flight, not three, so its time is about one load latency per stage: its slices may be
+// 2 stages short and number 32, trading up to 25% more bytes for fewer stages per block
+// (16 x 4093 x 1000 had 8 stages per block in one slice).
 template <TilemmSkinnyMmaConfig kCfg>
 int skinny_mma_slices(const GemmProblem& p, int sm_count) {
   const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn);
-  return split_k_slices(tiles, std::int64_t(sm_count) * skinny_mma_blocks_per_sm<kCfg>(), p.k / kCfg.bk, 4, 16);
+  return split_k_slices(tiles, std::int64_t(sm_count) * skinny_mma_blocks_per_sm<kCfg>(), p.k / kCfg.bk,
+                        kCfg.async_copies() ? 4 : 2, kCfg.async_copies() ? 16 : 32);
 }
 
 template <TilemmSkinnyMmaConfig kCfg>
@@ -193,7 +215,7 @@ template <TilemmSkinnyMmaConfig kCfg>
 std::string skinny_mma_name() {
   return std::string("skinny_mma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warps) + ".s" +
-         std::to_string(kCfg.stages);
+         std::to_string(kCfg.stages) + (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4");
 }
 
 // Whether auto gives the oriented product p (short side m) to a skinny_mma entry: one pass
@@ -206,6 +228,33 @@ inline bool skinny_mma_takes(const GemmProblem& p, int bm) {
   return p.m <= bm && double(p.n) * double(p.k) >= 4096.0 * 4096.0;
 }
 
+// Whether the 16-byte copies (the `.cp16` entries' and the TMA's) can read A and B where
+// they lie: 16-byte aligned bases, leading dimensions and batch strides.
+inline bool operands_take_16_byte_copies(const GemmProblem& p, int element_bytes) {
+  return columns_aligned16(p.A, p.lda, p.stride_a, p.batch, element_bytes) &&
+         columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes);
+}
+
+// Whether auto gives the oriented product p to a `.ldg` entry: at most bm rows, with an
+// operand the 16-byte copies cannot read (lda = 4093). Every other tensor-core entry then
+// either reads it without split-K (mma_sync's `.ldg` tiles of 128 x 128: one block for
+// 16 x 16 x 4093, 0.18-0.20 ms on an H200 against cuBLAS's 11-27 us) or copies it first
+// (the `.repack` entries: 16 x 4093 x 4093 tf32 copies a 67 MB operand to multiply it
+// once), so this entry takes such products whatever their size (docs/ladder.md, step 29),
+// with one exception.
+// Where only the short operand is unreadable, the `.repack` entries copy just it (m x k
+// elements) and read the long one in place; for 16-bit inputs with a long operand of at
+// least 4096 x 4096 elements that measured faster (bf16 14336 x 16 x 4093 NN: 60 against
+// 71 us; at 1000 x 16 x 4093, 51 against 15), so this entry stands aside there. tf32's
+// copying entries ran the same products at half this entry's speed (14336 x 16 x 4093 NN:
+// 159 against 87 us).
+inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
+  if (oriented.m > bm || operands_take_16_byte_copies(oriented, element_bytes)) return false;
+  const bool long_operand_readable =
+      columns_aligned16(oriented.B, oriented.ldb, oriented.stride_b, oriented.batch, element_bytes);
+  return !(element_bytes == 2 && long_operand_readable && skinny_mma_takes(oriented, bm));
+}
+
 template <TilemmSkinnyMmaConfig kCfg>
 KernelEntry make_skinny_mma_entry() {
   KernelEntry e;
@@ -213,21 +262,26 @@ KernelEntry make_skinny_mma_entry() {
   e.family = "skinny_mma";
   e.ladder_step = 29;
   e.summary = std::string("mma.sync tensor cores (") + MmaInputTraits<kCfg.input>::kName + ") on all " +
-              std::to_string(kCfg.bm) + " rows of a narrow column tile, the long operand streamed once through a " +
-              std::to_string(kCfg.stages) + "-stage cp.async ring, k split across blocks (few rows or, transposed, "
-              "few columns)";
+              std::to_string(kCfg.bm) + " rows of a narrow column tile, the long operand streamed once " +
+              (kCfg.async_copies() ? "through a " + std::to_string(kCfg.stages) + "-stage cp.async ring"
+                                   : std::string("by element loads staged in registers (any leading dimension)")) +
+              ", k split across blocks (few rows or, transposed, few columns)";
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = 80;
-  e.requirements = "compute capability 8.0; A and B 16-byte aligned, lda/ldb multiples of " +
-                   std::to_string(kCfg.tile().chunk_elements()) +
-                   " elements; batchCount = 1; a workspace of slices * m * n floats when k is split (stream-ordered)";
+  e.requirements = (kCfg.async_copies() ? "compute capability 8.0; A and B 16-byte aligned, lda/ldb multiples of " +
+                                              std::to_string(kCfg.tile().chunk_elements()) + " elements"
+                                        : std::string("compute capability 8.0; A, B, C aligned to their element size")) +
+                   "; batchCount = 1; a workspace of slices * m * n floats when k is split (stream-ordered)";
   e.arithmetic_intensity =
       double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.tile().element_bytes() / 2.0);
   e.auto_eligible = true;
   // Above every wgmma entry (at most 2400) where it takes the product, else never chosen.
   e.auto_priority = 0;
   e.auto_score = [](const GemmProblem& caller, const DeviceInfo&) {
-    return skinny_mma_takes(skinny_orientation(caller), kCfg.bm) ? 2450.0 : 0.0;
+    const GemmProblem p = skinny_orientation(caller);
+    const bool takes = kCfg.async_copies() ? skinny_mma_takes(p, kCfg.bm)
+                                           : skinny_mma_takes_any_ld(p, kCfg.bm, kCfg.tile().element_bytes());
+    return takes ? 2450.0 : 0.0;
   };
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_tensor_core_types<kCfg.input>(p);
@@ -239,11 +293,15 @@ KernelEntry make_skinny_mma_entry() {
     }
     const int eb = kCfg.tile().element_bytes();
     const std::string rule = " a multiple of " + std::to_string(kCfg.tile().chunk_elements()) + " elements";
-    if (r.empty() && !columns_aligned16(p.A, p.lda, p.stride_a, p.batch, eb)) {
-      r = "A must be 16-byte aligned with lda" + rule;
-    }
-    if (r.empty() && !columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, eb)) {
-      r = "B must be 16-byte aligned with ldb" + rule;
+    if (kCfg.async_copies()) {
+      if (r.empty() && !columns_aligned16(p.A, p.lda, p.stride_a, p.batch, eb)) {
+        r = "A must be 16-byte aligned with lda" + rule;
+      }
+      if (r.empty() && !columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, eb)) {
+        r = "B must be 16-byte aligned with ldb" + rule;
+      }
+    } else if (r.empty() && (!aligned_to(p.A, eb) || !aligned_to(p.B, eb))) {
+      r = "A and B must be aligned to their element size";
     }
     if (r.empty() && !aligned_to(p.C, dtype_size(p.c_type))) r = "C must be aligned to its element size";
     if (r.empty() && p.batch != 1) r = "split-K runs one product at a time (batchCount = 1)";
@@ -262,15 +320,25 @@ KernelEntry make_skinny_mma_entry() {
   return e;
 }
 
-// {input, bm, bn, bk, warps, stages, min blocks per SM}: 16 rows, 4 warps of 16 x 16,
-// stages of 128 elements of k (256 bytes of each column of a k-contiguous operand), 4
-// stages of 20 KB, two blocks per SM. Measured against it on the H200 (bf16, m = 16, same
-// runs): 5 stages, 128-column tiles of 8 warps and 512-byte stages all within +-4% or
-// slower; tf32 (64 floats per stage) lost to wgmma_rs's split-K (77 against 64 us at
-// 16 x 11008 x 4096), so only the 16-bit inputs are registered.
+// {input, bm, bn, bk, warps, stages, load, min blocks per SM}: 16 rows, 4 warps of
+// 16 x 16, stages of 128 elements of k (256 bytes of each column of a k-contiguous
+// operand), 4 stages of 20 KB, two blocks per SM. Measured against it on the H200 (bf16,
+// m = 16, same runs): 5 stages, 128-column tiles of 8 warps and 512-byte stages all within
+// +-4% or slower; tf32 (64 floats per stage) lost to wgmma_rs's split-K (77 against 64 us
+// at 16 x 11008 x 4096), so tf32 has only the any-ld entry, for the leading dimensions
+// wgmma_rs cannot read. The `.ldg` entries keep one stage in flight per block in
+// registers, so they ask for four blocks per SM (two 20 KB buffers each); tf32, whose
+// staged stage is 40 registers with more address state beside it, spilled at four
+// (128 registers) and asks for three.
 template <TilemmMmaInput kIn>
-void add_skinny_mma_config(Registry& r) {
-  r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, 2}>());
+void add_skinny_mma_configs(Registry& r) {
+  constexpr auto kRegisters = TilemmMmaOperandLoad::ScalarRegisters;
+  if constexpr (kIn != TilemmMmaInput::TF32) {
+    r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2}>());
+    r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 2, kRegisters, 4}>());
+  } else {
+    r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 64, 4, 2, kRegisters, 3}>());
+  }
 }
 
 }  // namespace tilemm::kernels
@@ -279,8 +347,9 @@ namespace tilemm {
 
 void register_skinny_mma(Registry& r) {
   using namespace kernels;
-  add_skinny_mma_config<TilemmMmaInput::BF16>(r);
-  add_skinny_mma_config<TilemmMmaInput::F16>(r);
+  add_skinny_mma_configs<TilemmMmaInput::BF16>(r);
+  add_skinny_mma_configs<TilemmMmaInput::F16>(r);
+  add_skinny_mma_configs<TilemmMmaInput::TF32>(r);
 }
 
 }  // namespace tilemm

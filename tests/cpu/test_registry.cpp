@@ -424,13 +424,13 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     EXPECT_EQ(choice(d, 1, 14336, 4096, Op::T, Op::N), skinny);  // a vector (NN's lda = 1 is not 16-byte aligned)
     EXPECT_EQ(choice(d, 32, 11008, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
     EXPECT_EQ(choice(d, 16, 2048, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
-    // Batched products and odd leading dimensions are not its: they keep their entries.
+    // Odd leading dimensions go to its entry that reads them element by element.
     tilemm::GemmProblem odd = problem_of_dtype(d);
     odd.m = 16;
     odd.n = 11008;
     odd.k = odd.lda = odd.ldb = 4093;
     odd.ldc = 16;
-    EXPECT_EQ(auto_choice(odd).rfind("skinny_mma", 0), std::string::npos);
+    EXPECT_EQ(auto_choice(odd), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
   }
   EXPECT_EQ(choice("tf32", 16, 11008, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
 }
@@ -767,7 +767,40 @@ TEST(Registry, AutoChargesRepackingByTheTimeOfItsCopies) {
   EXPECT_EQ(tf32(4093, 4093, 4093, Op::T, Op::N), wgmma_repack);   // 435.7 against 441.3
   EXPECT_EQ(tf32(4093, 4093, 4093, Op::N, Op::T), rs_repack);      // 442.8 against 443.9
   EXPECT_EQ(tf32(14336, 128, 4093, Op::T, Op::N), wgmma_repack);   // 215.9 against 276.7
-  EXPECT_EQ(tf32(14336, 16, 4093, Op::T, Op::N), wgmma_repack);    // 237.7 against 304.6
+  // With 16 columns neither copies: skinny_mma's `.ldg4` reads A in place, 88.6 us against
+  // 235.5 for wgmma's `.repack` (cuBLAS 100.8).
+  EXPECT_EQ(tf32(14336, 16, 4093, Op::T, Op::N), "skinny_mma.tf32.16x64x64.w4.s2.ldg4");
+}
+
+TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
+  // At most 16 rows (or columns) and an operand the 16-byte copies cannot read: skinny_mma's
+  // `.ldg` entries load it element by element, k split across blocks. Before them auto took
+  // mma_sync's 128 x 128 `.ldg` tile (no split-K) or a `.repack` entry that copies the long
+  // operand first. H200, us per run, entries interleaved in one process
+  // (docs/results/h200_skinny_any_ld.txt): the `.ldg` entry against the previous choice
+  // (cuBLAS).
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return auto_choice(typed_problem(d, m, n, k, opa, opb));
+  };
+  const std::string tf32 = "skinny_mma.tf32.16x64x64.w4.s2.ldg4";
+  EXPECT_EQ(choice("tf32", 16, 16, 4093, Op::N, Op::N), tf32);         // 11.3 against 194 (15.0)
+  EXPECT_EQ(choice("tf32", 16, 4093, 4093, Op::N, Op::N), tf32);       // 32.0 against 119.4 (38.0)
+  EXPECT_EQ(choice("tf32", 14336, 16, 4093, Op::N, Op::N), tf32);      // 86.7 against 159.1 (108.8)
+  for (const std::string d : {"bf16", "fp16"}) {
+    const std::string ldg2 = "skinny_mma." + d + ".16x64x128.w4.s2.ldg2";
+    EXPECT_EQ(choice(d, 16, 1000, 4093, Op::N, Op::N), ldg2);          // bf16 14.3 against 263 (18.0)
+    EXPECT_EQ(choice(d, 1000, 16, 4093, Op::N, Op::N), ldg2);          // 15.3 against 243.5 (17.8)
+    EXPECT_EQ(choice(d, 4093, 16, 4093, Op::T, Op::N), ldg2);          // 24.9 against 74.3 (44.7)
+    EXPECT_EQ(choice(d, 14336, 16, 4093, Op::T, Op::N), ldg2);         // 68.0 against 129.9 (102.3)
+    // Only the short operand unreadable and the long one 4096 x 4096 elements or more: the
+    // `.repack` entry copies the short one and stays (60.1 against the `.ldg` entry's 70.8).
+    EXPECT_EQ(choice(d, 14336, 16, 4093, Op::N, Op::N), "wgmma." + d + ".256x128x64.s4.persistent.c2.tmastore.repack");
+    // Both readable: the 16-byte copies' entries keep them.
+    EXPECT_EQ(choice(d, 16, 4096, 4096, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s4");
+  }
+  // More than 16 rows keep their entries (32 x 4093 x 4093: the `.ldg` tile re-reads B).
+  EXPECT_EQ(choice("bf16", 32, 4093, 4093, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
 }
 
 TEST(Registry, AutoCountsMmaSyncAtItsShareOfWgmmasRateOnHopper) {
