@@ -1184,14 +1184,23 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // is nothing to alternate with: one warpgroup computes the tile while the other idles,
     // 1-5% slower than the cooperative 128 x 128 tile (128 x 11008 x 4096, 512 x 4096 x
     // 3072, 2048 x 1024 x 3072: 86-128 tiles).
+    // Columns not even 32 bytes apart (bf16 ld = 1000: 2000 bytes) cost it far more: each
+    // 128-byte box row then spans five sectors, and this tile's SMs already receive 1.33x
+    // the cluster entry's bytes. On an H100, bf16 14336 x 1000 x 1000 ran 1.34x (NN, B off
+    // sectors) and 1.65x (TN, both) slower than the cluster entry, where at k = 1024 it ran
+    // 1.2x faster (docs/ladder.md, step 29, "Columns off 32-byte sectors"): x0.7 per such
+    // operand.
     if constexpr (kCfg.pingpong && kCfg.bn == 128) {
       constexpr double kCooperativeOffLines = 0.83;  // the cooperative 128 x 128 entry's table speed
-      constexpr double kCooperativeTileStopSeconds = 1.5e-6, kAlone = 0.96;
+      constexpr double kCooperativeTileStopSeconds = 1.5e-6, kAlone = 0.96, kPerOperandOffSectors = 0.7;
       const double cooperative_tile_seconds = 2.0 * 256.0 * 128.0 * double(p.k) / kSmFlopsPerSecond;
       const double alternation =
           tiles > dev.sm_count ? 1.0 + kCooperativeTileStopSeconds / cooperative_tile_seconds : kAlone;
       const double lines = operands_on_whole_lines ? 1.0 : kCooperativeOffLines / kSpeedOnWholeLines;
-      speed = relative_speed * lines * alternation;
+      const auto on_sectors = [](std::int64_t ld, DType type) { return ld * dtype_size(type) % 32 == 0; };
+      const double sectors = (on_sectors(p.lda, p.a_type) ? 1.0 : kPerOperandOffSectors) *
+                             (on_sectors(p.ldb, p.b_type) ? 1.0 : kPerOperandOffSectors);
+      speed = relative_speed * lines * alternation * sectors;
     }
     constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;

@@ -772,6 +772,25 @@ TEST(Registry, AutoChargesRepackingByTheTimeOfItsCopies) {
   EXPECT_EQ(tf32(14336, 16, 4093, Op::T, Op::N), "skinny_mma.tf32.16x64x64.w4.s2.ldg4");
 }
 
+TEST(Registry, AutoChargesThePingPongTileForColumnsOffSectors) {
+  // Columns not 32 bytes apart (bf16 ld = 1000) cost the 128 x 128 ping-pong tile far more
+  // than the cluster entry. H100, us per run, interleaved in one process
+  // (docs/results/h200_skinny_any_ld.txt, part 8): the new choice against the ping-pong tile.
+  using tilemm::Op;
+  const auto choice = [](std::int64_t m, std::int64_t n, std::int64_t k, Op opa) {
+    return auto_choice(typed_problem("bf16", m, n, k, opa, Op::N));
+  };
+  const std::string c2 = "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore";
+  const std::string pingpong = "wgmma.bf16.128x128x64.s6.persistent.tmastore.pingpong";
+  EXPECT_EQ(choice(14336, 1000, 1000, Op::N), c2);                     // 61.4 against 78.6
+  EXPECT_EQ(choice(14336, 1000, 1000, Op::T), c2);                     // 64.4 against 104.7
+  EXPECT_EQ(choice(4096, 11008, 1000, Op::T), c2);                     // 164.9 against 301.5
+  EXPECT_EQ(choice(5000, 5000, 1000, Op::N), "wgmma.bf16.128x192x64.s4.persistent.tmastore");  // 156.5 against 179.4
+  // On whole lines it keeps them: 14336 x 1024 x 1024 NN 51.1 against the cluster entry's 58.9.
+  EXPECT_EQ(choice(14336, 1024, 1024, Op::N), pingpong);
+  EXPECT_EQ(choice(1000, 14336, 1024, Op::T), pingpong);               // 46.4 (cuBLAS 50.9)
+}
+
 TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
   // At most 16 rows (or columns) and an operand the 16-byte copies cannot read: skinny_mma's
   // `.ldg` entries load it element by element, k split across blocks. Before them auto took
