@@ -32,7 +32,7 @@
 // 0.12 ms, 0.29-0.33x cuBLAS). The `.ldg` entries load each chunk element by element into
 // registers, as mma_sync's `.ldg` tile does (mma_register_main_loop: the loads of stage
 // k + 1 travel while the tensor cores work on stage k), with the same split-K. One stage is
-// in flight per block, so four blocks share an SM. tf32 uses 64 floats per stage.
+// in flight per block, so four blocks share an SM (tf32, 64 floats per stage: three).
 // Requirements: compute capability 8.0; `.cp16`: A and B 16-byte aligned with lda, ldb
 // multiples of 8 elements; `.ldg`: A, B, C aligned to their element size; batchCount = 1;
 // a workspace of slices x m x n floats when k is split.
