@@ -224,9 +224,10 @@ std::string skinny_mma_name() {
 // H200 the 16-row tile ran every measured m = 16 shape (NN, NT, TT; TN with n = 16) 1.0 to
 // 1.6x faster than the wgmma entries auto took before; 32 and 64-row tiles of the same
 // design lost to wgmma's split-K at m = 32 and 64 (docs/ladder.md, step 29).
-inline bool skinny_mma_takes(const GemmProblem& p, int bm) {
-  return p.m <= bm && double(p.n) * double(p.k) >= 4096.0 * 4096.0;
+inline bool long_operand_of_4096_squared(const GemmProblem& p) {
+  return double(p.n) * double(p.k) >= 4096.0 * 4096.0;
 }
+inline bool skinny_mma_takes(const GemmProblem& p, int bm) { return p.m <= bm && long_operand_of_4096_squared(p); }
 
 // Whether the 16-byte copies (the `.cp16` entries' and the TMA's) can read A and B where
 // they lie: 16-byte aligned bases, leading dimensions and batch strides.
@@ -235,24 +236,27 @@ inline bool operands_take_16_byte_copies(const GemmProblem& p, int element_bytes
          columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes);
 }
 
-// Whether auto gives the oriented product p to a `.ldg` entry: at most bm rows, with an
+// Whether auto gives the oriented product p to a `.ldg` entry: at most 2 bm rows, with an
 // operand the 16-byte copies cannot read (lda = 4093). Every other tensor-core entry then
 // either reads it without split-K (mma_sync's `.ldg` tiles of 128 x 128: one block for
 // 16 x 16 x 4093, 0.18-0.20 ms on an H200 against cuBLAS's 11-27 us) or copies it first
 // (the `.repack` entries: 16 x 4093 x 4093 tf32 copies a 67 MB operand to multiply it
 // once), so this entry takes such products whatever their size (docs/ladder.md, step 29),
-// with one exception.
+// with one exception. Its tiles re-read the long operand once per bm rows, and it still
+// won at 24 and 32 rows (H200, 32 x 4093 x 4093 NN: tf32 53.7 against 119.4 us, bf16 42.9
+// against 69.1; cuBLAS 40.7, 39.7); at 48, tf32 48 x 11008 x 4093 NN lost (246.8 against
+// 178.5).
 // Where only the short operand is unreadable, the `.repack` entries copy just it (m x k
 // elements) and read the long one in place; for 16-bit inputs with a long operand of at
 // least 4096 x 4096 elements that measured faster (bf16 14336 x 16 x 4093 NN: 60 against
-// 71 us; at 1000 x 16 x 4093, 51 against 15), so this entry stands aside there. tf32's
-// copying entries ran the same products at half this entry's speed (14336 x 16 x 4093 NN:
-// 159 against 87 us).
+// 71 us; at 1000 x 16 x 4093, 51 against 15), so this entry stands aside there (for 17-32
+// rows too, not measured). tf32's copying entries ran the same products at half this
+// entry's speed (14336 x 16 x 4093 NN: 159 against 87 us).
 inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
-  if (oriented.m > bm || operands_take_16_byte_copies(oriented, element_bytes)) return false;
+  if (oriented.m > 2 * bm || operands_take_16_byte_copies(oriented, element_bytes)) return false;
   const bool long_operand_readable =
       columns_aligned16(oriented.B, oriented.ldb, oriented.stride_b, oriented.batch, element_bytes);
-  return !(element_bytes == 2 && long_operand_readable && skinny_mma_takes(oriented, bm));
+  return !(element_bytes == 2 && long_operand_readable && long_operand_of_4096_squared(oriented));
 }
 
 template <TilemmSkinnyMmaConfig kCfg>
