@@ -1,6 +1,6 @@
-// Family "skinny_mma": 16-bit tensor-core products with at most 16 rows or 16 columns, as
-// in one decoding step through a language model's projection (16 x 11008 x 4096), whose
-// time is reading the long operand once.
+// Family "skinny_mma": tensor-core products with at most 16 rows or 16 columns (32 with an
+// odd leading dimension, below), as in one decoding step through a language model's
+// projection (16 x 11008 x 4096), whose time is reading the long operand once.
 //
 // Why the square-tile kernels lose here: 16 x 11008 x 4096 in bf16 is 1.44 GFLOP on 90 MB
 // of B. The tensor cores need ~2 us for the FLOPs, DRAM ~22 us for the bytes (at ~4 TB/s):
@@ -215,7 +215,8 @@ template <TilemmSkinnyMmaConfig kCfg>
 std::string skinny_mma_name() {
   return std::string("skinny_mma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warps) + ".s" +
-         std::to_string(kCfg.stages) + (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4");
+         std::to_string(kCfg.stages) +
+         (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4");
 }
 
 // Whether auto gives the oriented product p (short side m) to a skinny_mma entry: one pass
@@ -229,23 +230,16 @@ inline bool long_operand_of_4096_squared(const GemmProblem& p) {
 }
 inline bool skinny_mma_takes(const GemmProblem& p, int bm) { return p.m <= bm && long_operand_of_4096_squared(p); }
 
-// Whether the 16-byte copies (the `.cp16` entries' and the TMA's) can read A and B where
-// they lie: 16-byte aligned bases, leading dimensions and batch strides.
-inline bool operands_take_16_byte_copies(const GemmProblem& p, int element_bytes) {
-  return columns_aligned16(p.A, p.lda, p.stride_a, p.batch, element_bytes) &&
-         columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes);
-}
-
 // Whether auto gives the oriented product p to a `.ldg` entry: at most 2 bm rows, with an
-// operand the 16-byte copies cannot read (lda = 4093). Every other tensor-core entry then
-// either reads it without split-K (mma_sync's `.ldg` tiles of 128 x 128: one block for
-// 16 x 16 x 4093, 0.18-0.20 ms on an H200 against cuBLAS's 11-27 us) or copies it first
-// (the `.repack` entries: 16 x 4093 x 4093 tf32 copies a 67 MB operand to multiply it
-// once), so this entry takes such products whatever their size (docs/ladder.md, step 29),
-// with one exception. Its tiles re-read the long operand once per bm rows, and it still
-// won at 24 and 32 rows (H200, 32 x 4093 x 4093 NN: tf32 53.7 against 119.4 us, bf16 42.9
-// against 69.1; cuBLAS 40.7, 39.7); at 48, tf32 48 x 11008 x 4093 NN lost (246.8 against
-// 178.5).
+// operand the 16-byte copies (the `.cp16` entries' and the TMA's) cannot read (lda =
+// 4093). Every other tensor-core entry then either reads it without split-K (mma_sync's
+// `.ldg` tiles of 128 x 128: one block for 16 x 16 x 4093, 0.18-0.20 ms on an H200 against
+// cuBLAS's 11-27 us) or copies it first (the `.repack` entries: 16 x 4093 x 4093 tf32
+// copies a 67 MB operand to multiply it once), so this entry takes such products whatever
+// their size (docs/ladder.md, step 29), with one exception. Its tiles re-read the long
+// operand once per bm rows, and it still won at 24 and 32 rows (H200, 32 x 4093 x 4093 NN:
+// tf32 53.7 against 119.4 us, bf16 42.9 against 69.1; cuBLAS 40.7, 39.7); at 48, tf32 48 x
+// 11008 x 4093 NN lost (246.8 against 178.5).
 // Where only the short operand is unreadable, the `.repack` entries copy just it (m x k
 // elements) and read the long one in place; for 16-bit inputs with a long operand of at
 // least 4096 x 4096 elements that measured faster (bf16 14336 x 16 x 4093 NN: 60 against
@@ -253,9 +247,11 @@ inline bool operands_take_16_byte_copies(const GemmProblem& p, int element_bytes
 // rows too, not measured). tf32's copying entries ran the same products at half this
 // entry's speed (14336 x 16 x 4093 NN: 159 against 87 us).
 inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
-  if (oriented.m > 2 * bm || operands_take_16_byte_copies(oriented, element_bytes)) return false;
+  const bool short_operand_readable =
+      columns_aligned16(oriented.A, oriented.lda, oriented.stride_a, oriented.batch, element_bytes);
   const bool long_operand_readable =
       columns_aligned16(oriented.B, oriented.ldb, oriented.stride_b, oriented.batch, element_bytes);
+  if (oriented.m > 2 * bm || (short_operand_readable && long_operand_readable)) return false;
   return !(element_bytes == 2 && long_operand_readable && long_operand_of_4096_squared(oriented));
 }
 
@@ -272,9 +268,12 @@ KernelEntry make_skinny_mma_entry() {
               ", k split across blocks (few rows or, transposed, few columns)";
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = 80;
-  e.requirements = (kCfg.async_copies() ? "compute capability 8.0; A and B 16-byte aligned, lda/ldb multiples of " +
-                                              std::to_string(kCfg.tile().chunk_elements()) + " elements"
-                                        : std::string("compute capability 8.0; A, B, C aligned to their element size")) +
+  const std::string operands =
+      kCfg.async_copies()
+          ? "A and B 16-byte aligned, lda/ldb multiples of " + std::to_string(kCfg.tile().chunk_elements()) +
+                " elements"
+          : std::string("A, B, C aligned to their element size");
+  e.requirements = "compute capability 8.0; " + operands +
                    "; batchCount = 1; a workspace of slices * m * n floats when k is split (stream-ordered)";
   e.arithmetic_intensity =
       double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.tile().element_bytes() / 2.0);

@@ -1154,8 +1154,11 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // against 21.3, but 3000^3 152 against 113 for the 256 x 128 cluster entry, and tf32
     // TN 1000^3 17.2 against 15.9. Elsewhere the pairing costs more than it saves.
     double speed = relative_speed;
-    // Whether an operand's columns start a whole number of 128-byte lines apart.
-    const auto on_whole_lines = [](std::int64_t ld, DType type) { return ld * dtype_size(type) % 128 == 0; };
+    // Whether an operand's columns start a whole number of `bytes` apart (128: lines; 32: sectors).
+    const auto columns_apart = [](std::int64_t ld, DType type, int bytes) {
+      return ld * dtype_size(type) % bytes == 0;
+    };
+    const auto on_whole_lines = [&](std::int64_t ld, DType type) { return columns_apart(ld, type, 128); };
     const bool operands_on_whole_lines = on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type);
     if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kSpeedWhereBIsOffLines = 0.85;
@@ -1197,9 +1200,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       const double alternation =
           tiles > dev.sm_count ? 1.0 + kCooperativeTileStopSeconds / cooperative_tile_seconds : kAlone;
       const double lines = operands_on_whole_lines ? 1.0 : kCooperativeOffLines / kSpeedOnWholeLines;
-      const auto on_sectors = [](std::int64_t ld, DType type) { return ld * dtype_size(type) % 32 == 0; };
-      const double sectors = (on_sectors(p.lda, p.a_type) ? 1.0 : kPerOperandOffSectors) *
-                             (on_sectors(p.ldb, p.b_type) ? 1.0 : kPerOperandOffSectors);
+      const double sectors = (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kPerOperandOffSectors) *
+                             (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : kPerOperandOffSectors);
       speed = relative_speed * lines * alternation * sectors;
     }
     constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;

@@ -823,8 +823,9 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
   // choice (cuBLAS).
   EXPECT_EQ(choice("tf32", 32, 4093, 4093, Op::N, Op::N), tf32);       // 53.7 against 119.4 (40.7)
   EXPECT_EQ(choice("tf32", 24, 11008, 4093, Op::T, Op::N), tf32);      // 115.4 against 241.2 (103.6)
-  EXPECT_EQ(choice("bf16", 32, 1000, 4093, Op::N, Op::N), "skinny_mma.bf16.16x64x128.w4.s2.ldg2");  // 17.7 against 190
-  EXPECT_EQ(choice("bf16", 32, 11008, 4093, Op::N, Op::N), "skinny_mma.bf16.16x64x128.w4.s2.ldg2");  // 107.0 against 138.5
+  const std::string bf16 = "skinny_mma.bf16.16x64x128.w4.s2.ldg2";
+  EXPECT_EQ(choice("bf16", 32, 1000, 4093, Op::N, Op::N), bf16);       // 17.7 against 190
+  EXPECT_EQ(choice("bf16", 32, 11008, 4093, Op::N, Op::N), bf16);      // 107.0 against 138.5
   // More rows keep their entries (tf32 48 x 11008 x 4093 NN: 246.8 against 178.5).
   EXPECT_EQ(choice("tf32", 48, 11008, 4093, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
 }
