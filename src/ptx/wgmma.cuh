@@ -32,7 +32,7 @@
 
 namespace tilemm::ptx {
 
-// The accumulator operands of m64n{64,128,256}: the PTX register list ("%0, ..., %31")
+// The accumulator operands of m64n{64,128,192,256}: the PTX register list ("%0, ..., %31")
 // and the matching "+f" constraints for d[0..31], each longer list extending the shorter.
 #define TILEMM_WGMMA_D_REGS_32 \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" \
@@ -43,10 +43,13 @@ namespace tilemm::ptx {
   ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47" \
   ", %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
 
-#define TILEMM_WGMMA_D_REGS_128 \
+#define TILEMM_WGMMA_D_REGS_96 \
   TILEMM_WGMMA_D_REGS_64 \
   ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79" \
-  ", %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95" \
+  ", %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+
+#define TILEMM_WGMMA_D_REGS_128 \
+  TILEMM_WGMMA_D_REGS_96 \
   ", %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111" \
   ", %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 
@@ -63,12 +66,15 @@ namespace tilemm::ptx {
   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 
-#define TILEMM_WGMMA_D_OPERANDS_128(d) \
+#define TILEMM_WGMMA_D_OPERANDS_96(d) \
   TILEMM_WGMMA_D_OPERANDS_64(d), \
   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
-  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+  "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+
+#define TILEMM_WGMMA_D_OPERANDS_128(d) \
+  TILEMM_WGMMA_D_OPERANDS_96(d), \
   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), \
   "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
@@ -105,13 +111,13 @@ __device__ __forceinline__ std::uint64_t wgmma_descriptor_swizzle128(unsigned sm
 
 enum class WgmmaInput { BF16, F16, TF32 };
 
-// wgmma.mma_async.sync.aligned.m64n{64,128,256}k16.f32.{bf16,f16}.{bf16,f16}
+// wgmma.mma_async.sync.aligned.m64n{64,128,192,256}k16.f32.{bf16,f16}.{bf16,f16}
 //   d, a-desc, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1, imm-trans-a, imm-trans-b
 // d += A * B with fp32 accumulation; kTransA / kTransB = 1 for MN-major operands.
 template <int kN, WgmmaInput kIn, int kTransA, int kTransB>
 __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2], std::uint64_t desc_a,
                                                              std::uint64_t desc_b) {
-  static_assert(kN == 64 || kN == 128 || kN == 256, "instantiated for N = 64, 128 and 256");
+  static_assert(kN == 64 || kN == 128 || kN == 192 || kN == 256, "instantiated for N = 64, 128, 192 and 256");
 // ops: the operand numbers of a-desc, b-desc, scale-d, imm-trans-a, imm-trans-b.
 #define TILEMM_WGMMA_ASM(shape, type, regs, operands, a, b, scale, ta, tb)                                 \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" scale ", 0;\n"                                         \
@@ -132,6 +138,12 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2],
   } else if constexpr (kN == 128) {
     TILEMM_WGMMA_ASM("m64n128k16", "f16", TILEMM_WGMMA_D_REGS_64, TILEMM_WGMMA_D_OPERANDS_64, "64", "65", "66",
                      "67", "68");
+  } else if constexpr (kN == 192 && kIn == WgmmaInput::BF16) {
+    TILEMM_WGMMA_ASM("m64n192k16", "bf16", TILEMM_WGMMA_D_REGS_96, TILEMM_WGMMA_D_OPERANDS_96, "96", "97", "98",
+                     "99", "100");
+  } else if constexpr (kN == 192) {
+    TILEMM_WGMMA_ASM("m64n192k16", "f16", TILEMM_WGMMA_D_REGS_96, TILEMM_WGMMA_D_OPERANDS_96, "96", "97", "98",
+                     "99", "100");
   } else if constexpr (kIn == WgmmaInput::BF16) {
     TILEMM_WGMMA_ASM("m64n256k16", "bf16", TILEMM_WGMMA_D_REGS_128, TILEMM_WGMMA_D_OPERANDS_128, "128", "129",
                      "130", "131", "132");
@@ -142,13 +154,13 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2],
 #undef TILEMM_WGMMA_ASM
 }
 
-// wgmma.mma_async.sync.aligned.m64n{64,128,256}k8.f32.tf32.tf32
+// wgmma.mma_async.sync.aligned.m64n{64,128,192,256}k8.f32.tf32.tf32
 //   d, a-desc, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1
 // d += A * B on the tf32 parts of fp32 operands (both K-major), fp32 accumulation.
 template <int kN>
 __device__ __forceinline__ void wgmma_mma_async_m64nNk8_f32_tf32(float (&d)[kN / 2], std::uint64_t desc_a,
                                                                  std::uint64_t desc_b) {
-  static_assert(kN == 64 || kN == 128 || kN == 256, "instantiated for N = 64, 128 and 256");
+  static_assert(kN == 64 || kN == 128 || kN == 192 || kN == 256, "instantiated for N = 64, 128, 192 and 256");
 #define TILEMM_WGMMA_TF32_ASM(shape, regs, operands, a, b, scale)                                      \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" scale ", 0;\n"                                   \
                "wgmma.mma_async.sync.aligned." shape ".f32.tf32.tf32 {" regs "}, %" a ", %" b ", p, 1, 1;\n}\n" \
@@ -159,6 +171,8 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk8_f32_tf32(float (&d)[kN /
     TILEMM_WGMMA_TF32_ASM("m64n64k8", TILEMM_WGMMA_D_REGS_32, TILEMM_WGMMA_D_OPERANDS_32, "32", "33", "34");
   } else if constexpr (kN == 128) {
     TILEMM_WGMMA_TF32_ASM("m64n128k8", TILEMM_WGMMA_D_REGS_64, TILEMM_WGMMA_D_OPERANDS_64, "64", "65", "66");
+  } else if constexpr (kN == 192) {
+    TILEMM_WGMMA_TF32_ASM("m64n192k8", TILEMM_WGMMA_D_REGS_96, TILEMM_WGMMA_D_OPERANDS_96, "96", "97", "98");
   } else {
     TILEMM_WGMMA_TF32_ASM("m64n256k8", TILEMM_WGMMA_D_REGS_128, TILEMM_WGMMA_D_OPERANDS_128, "128", "129", "130");
   }
