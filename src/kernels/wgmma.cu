@@ -42,6 +42,8 @@
 //     consumer) for products whose 256 x 128 tiles are short (k up to ~3000).
 //   - 128 x 192 tiles: a third consumer warpgroup (152 registers each), for products whose
 //     128- or 256-row tiles leave the last wave mostly empty (3072^3, 256 x 11008 x 4096).
+//   - 192 x 128 tiles in clusters of two (`.c2`, wgmma m64n192): two full waves where the
+//     256 x 128 tiles leave the last a quarter empty (bf16 6000 x 1000 x 5000, 3000 x 1000 x k).
 //   - `.streamk`: whole waves of tiles stay whole; the k-blocks of the tiles left over are
 //     cut into one even range per cluster, and the shares of split tiles are summed by
 //     whichever CTA arrives last (wgmma_stream_k_fixup).
@@ -93,7 +95,7 @@
 // See naive.cu: kernel configurations are global-namespace types for nvcc 13.
 struct TilemmWgmmaConfig {
   TilemmMmaInput input;  // BF16, F16 or TF32
-  int bm;                // rows of C per block (along m): wgmma's N, 64, 128 or 256
+  int bm;                // rows of C per block (along m): wgmma's N, 64, 128, 192 or 256
   int bn;                // columns of C per block (along n): 64 per consumer warpgroup
   int stages;            // shared-memory ring depth
   bool persistent;       // one block per SM walking the tiles, else one block per tile
@@ -146,10 +148,13 @@ struct TilemmWgmmaConfig {
     return std::int64_t(stages) * stage_bytes() + barrier_bytes() + staging_bytes() + 1024;
   }
   consteval bool valid() const {
-    return (bm == 64 || bm == 128 || bm == 256) &&
+    // bm: wgmma's N, whole 64-row MN-major boxes. A cluster along n splits the A tile: K-major
+    // halves of whole 8-row swizzle periods (1024 bytes, so each half starts a period), and
+    // MN-major 64-row boxes dealt round-robin (bm = 192: boxes 0 and 2 to rank 0, box 1 to rank 1).
+    return (bm == 64 || bm == 128 || bm == 192 || bm == 256) &&
            (pingpong ? bn == 64 || (bn == 128 && bm <= 128) : bn == 128 || bn == 192) && stages >= 2 && stages <= 12 &&
            !(pingpong && (split_k || stream_k || !persistent)) &&
-           (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 64 == 0 && 16 * stages <= 1024 &&
+           (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 8 == 0 && 16 * stages <= 1024 &&
            (cluster_m == 1 || (cluster_m == 2 && cluster_n == 1 && (bn / cluster_m) % 64 == 0 && !split_k &&
                                !stream_k)) &&
            !(split_k && tma_store) && !(stream_k && (split_k || !persistent)) &&
@@ -383,20 +388,23 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
 // and then goes on to its next tile. Before a box is overwritten that thread waits until
 // the TMA has read it, which is the store before the last one: so the warpgroup never
 // waits for the store it has just issued (with two boxes per round it did, once a tile).
+// The boxes alternate across tiles too (`box`, the next box to fill, lives as long as the
+// warpgroup): a tile of an odd number of boxes (bm = 64 or 192 with a 16-bit C) ends on
+// box 0, and restarting the next tile on box 0 would overwrite the box whose store was
+// issued last, which that wait does not cover.
 // When C is not TMA-writable the warpgroup copies each box out itself (above).
 template <TilemmWgmmaConfig kCfg, bool kThroughTma, class CT>
 __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p, const CUtensorMap* map_c,
                                                             char* staging, unsigned staging_address,
                                                             unsigned barrier_id, bool elected, CT* C,
                                                             std::int64_t m0, std::int64_t n0, std::int64_t batch,
-                                                            int warp_in_group, int lane,
+                                                            int warp_in_group, int lane, int& box,
                                                             const float (&acc)[kCfg.bm / 2]) {
   constexpr int kBoxM = 128 / int(sizeof(CT));  // elements of C along m in one box row
   constexpr int kJPerBox = kBoxM / 8;
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
-  for (int round = 0; round < kCfg.bm / kBoxM; ++round) {
-    const int box = round % 2;
+  for (int round = 0; round < kCfg.bm / kBoxM; ++round, box ^= 1) {
     char* const box_ptr = staging + box * TilemmWgmmaConfig::kStagingBoxBytes;
     if constexpr (kThroughTma) {
       if (elected) ptx::cp_async_bulk_wait_group_read<1>();
@@ -610,6 +618,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     const bool elected = threadIdx.x % 128 == 0;
     const unsigned my_staging = staging + unsigned(c * 2 * TilemmWgmmaConfig::kStagingBoxBytes);
     char* const my_staging_ptr = reinterpret_cast<char*>(wgmma_smem) + (my_staging - raw);
+    int staging_box = 0;  // the next of its two staging boxes to fill, alternating across tiles
     RingPosition<S> pos;
     WgmmaWork w;
     for (std::int64_t i = 0; wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
@@ -705,7 +714,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
             const auto staged = [&]<bool kThroughTma>(auto* C) {
               wgmma_store_through_staging<kCfg, kThroughTma>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c),
                                                              elected, C + batch * p.stride_c, m0, n0, batch,
-                                                             warp_in_group, lane, acc[b]);
+                                                             warp_in_group, lane, staging_box, acc[b]);
             };
             if (p.c_is_fp32) {
               if (p.tma_store) {
@@ -1193,9 +1202,10 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // sectors) and 1.65x (TN, both) slower than the cluster entry, where at k = 1024 it ran
     // 1.2x faster (docs/ladder.md, step 29, "Columns off 32-byte sectors"): x0.7 per such
     // operand.
+    constexpr double kCooperativeTileStopSeconds = 1.5e-6;
     if constexpr (kCfg.pingpong && kCfg.bn == 128) {
       constexpr double kCooperativeOffLines = 0.83;  // the cooperative 128 x 128 entry's table speed
-      constexpr double kCooperativeTileStopSeconds = 1.5e-6, kAlone = 0.96, kPerOperandOffSectors = 0.7;
+      constexpr double kAlone = 0.96, kPerOperandOffSectors = 0.7;
       const double cooperative_tile_seconds = 2.0 * 256.0 * 128.0 * double(p.k) / kSmFlopsPerSecond;
       const double alternation =
           tiles > dev.sm_count ? 1.0 + kCooperativeTileStopSeconds / cooperative_tile_seconds : kAlone;
@@ -1203,6 +1213,15 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       const double sectors = (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kPerOperandOffSectors) *
                              (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : kPerOperandOffSectors);
       speed = relative_speed * lines * alternation * sectors;
+    }
+    // The 192 x 128 cluster tile pays the cooperative tile's stop (above) on a tile a quarter
+    // shorter than the 256 x 128 one, and where k is short, one that nothing hides: measured
+    // on the H200 (docs/ladder.md, "the 192-row cluster tile"), bf16 3072 x 1024 x 1024 (one
+    // tile per CTA) 22.4 us against 18.4 for the ping-pong tile, 14336 x 1000 x 1000 61.1
+    // against 53.6 for the 256 x 128 cluster entry, while from k = 3000 on it beat both.
+    if constexpr (kCfg.bm == 192) {
+      const double tile_seconds = 2.0 * kCfg.bm * kCfg.bn * double(p.k) / kSmFlopsPerSecond;
+      speed *= tile_seconds / (tile_seconds + kCooperativeTileStopSeconds);
     }
     constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
@@ -1266,6 +1285,7 @@ struct WgmmaConfigTable {
       {kIn, 64, 64, 12, true, 1, true, false, false, true},
       {kIn, 128, 192, 4, true, 1, true, false, false},
       {kIn, 128, 128, 6, true, 1, true, false, false, true},
+      {kIn, 192, 128, 4, true, 2, true, false, false},
       {kIn, 64, 128, 8, true, 1, false, true, false},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
@@ -1295,11 +1315,19 @@ struct WgmmaConfigTable {
   // where both fill their waves.
   // The ping-pong 128 x 128 tile: 0.965, raised by the score where tiles are short (see
   // there).
-  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.965, 0.4};
+  // The 192 x 128 tile in clusters of two (A multicast, as the 256 x 128 entry), cuBLAS's
+  // tile for bf16 6000 x 1000 x 5000 (nvjet ..._192x128_64x5_1x2_...): where 256-row tiles
+  // leave the last wave a quarter empty (192 of them on 132 SMs) its 256 tiles fill two
+  // waves, and like the cluster entry it keeps its speed where columns are off 128-byte
+  // lines, which the 128-row tiles do not. Per tile slot its k-loop ran as fast as the
+  // 256 x 128 entry's at long k (H200, 6000 x 1024 x 11008 NT: 6.5 TFLOP/s per SM). With
+  // 0.95 and its stop between tiles charged by k in the score, the 38 changed choices timed
+  // ran 1.32x faster than before in geometric mean (docs/ladder.md, "the 192-row cluster tile").
+  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.965, 0.95, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The tiles tf32 also registers with a transposing pass (add_wgmma_tf32_transposing).
-  static constexpr std::size_t kStaged128 = 5, kStaged64 = 6, kSplitK64 = 11;
+  static constexpr std::size_t kStaged128 = 5, kStaged64 = 6, kSplitK64 = 12;
   static_assert(configs[kStaged128].bm == 128 && configs[kStaged128].tma_store && !configs[kStaged128].pingpong &&
                 configs[kStaged64].bm == 64 && configs[kStaged64].tma_store && configs[kStaged64].cluster_m == 1 &&
                 configs[kSplitK64].bm == 64 && configs[kSplitK64].split_k);
