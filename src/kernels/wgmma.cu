@@ -106,6 +106,7 @@ struct TilemmWgmmaConfig {
   bool pingpong = false;  // bn = 64 or 128: the two consumer warpgroups take alternate tiles
                           // whole, so one's epilogue overlaps the other's k-loop
   int cluster_m = 1;      // CTAs per cluster along m; they share (multicast) the B tile
+  int staging_boxes = 2;  // `.tmastore`: staging boxes per consumer warpgroup, 2 or 1 (see staging_bytes)
   consteval int cluster_size() const { return cluster_n * cluster_m; }
   constexpr std::int64_t cluster_rows(std::int64_t tiles_m) const { return (tiles_m + cluster_m - 1) / cluster_m; }
 
@@ -133,9 +134,10 @@ struct TilemmWgmmaConfig {
   consteval int b_tile_bytes() const { return bm * kRowBytes; }  // wgmma B: op(A)^T
   consteval int stage_bytes() const { return a_tile_bytes() + b_tile_bytes(); }
   // The epilogue's staging: per consumer warpgroup two 8 KB boxes (64 columns of C by
-  // 128 bytes along m), written one box at a time, alternating.
+  // 128 bytes along m), written one box at a time, alternating; or one, refilled once the
+  // TMA has read it, where its 8 KB buy a stage (staging_boxes).
   static constexpr int kStagingBoxBytes = 64 * 128;
-  consteval int staging_bytes() const { return tma_store ? consumers() * 2 * kStagingBoxBytes : 0; }
+  consteval int staging_bytes() const { return tma_store ? consumers() * staging_boxes * kStagingBoxBytes : 0; }
   // The ring, its 2 barriers per stage (in a 1 KB block when staging follows, so the
   // staging stays 1024-byte aligned), the staging, and 1 KB to align the ring to the
   // swizzle's 1024-byte period (dynamic shared memory is only guaranteed 16-byte
@@ -155,6 +157,7 @@ struct TilemmWgmmaConfig {
            (pingpong ? bn == 64 || (bn == 128 && bm <= 128) : bn == 128 || bn == 192) && stages >= 2 && stages <= 12 &&
            !(pingpong && (split_k || stream_k || !persistent)) &&
            (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 8 == 0 && 16 * stages <= 1024 &&
+           (staging_boxes == 1 || staging_boxes == 2) &&
            (cluster_m == 1 || (cluster_m == 2 && cluster_n == 1 && (bn / cluster_m) % 64 == 0 && !split_k &&
                                !stream_k)) &&
            !(split_k && tma_store) && !(stream_k && (split_k || !persistent)) &&
@@ -388,6 +391,7 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
 // and then goes on to its next tile. Before a box is overwritten that thread waits until
 // the TMA has read it, which is the store before the last one: so the warpgroup never
 // waits for the store it has just issued (with two boxes per round it did, once a tile).
+// With one box (staging_boxes = 1) it waits for the last one.
 // The boxes alternate across tiles too (`box`, the next box to fill, lives as long as the
 // warpgroup): a tile of an odd number of boxes (bm = 64 or 192 with a 16-bit C) ends on
 // box 0, and restarting the next tile on box 0 would overwrite the box whose store was
@@ -404,10 +408,10 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
   constexpr int kJPerBox = kBoxM / 8;
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
-  for (int round = 0; round < kCfg.bm / kBoxM; ++round, box ^= 1) {
+  for (int round = 0; round < kCfg.bm / kBoxM; ++round, box = kCfg.staging_boxes == 2 ? box ^ 1 : 0) {
     char* const box_ptr = staging + box * TilemmWgmmaConfig::kStagingBoxBytes;
     if constexpr (kThroughTma) {
-      if (elected) ptx::cp_async_bulk_wait_group_read<1>();
+      if (elected) ptx::cp_async_bulk_wait_group_read<kCfg.staging_boxes - 1>();
     }
     ptx::named_barrier_sync(barrier_id, 128);
     // beta = 0 (C never read) is decided once per box, not per element: a per-element
@@ -616,7 +620,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     const int first_block = kCfg.pingpong ? 0 : c;  // the first 64-column block of the tile it computes
     const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x % 128) / 32;
     const bool elected = threadIdx.x % 128 == 0;
-    const unsigned my_staging = staging + unsigned(c * 2 * TilemmWgmmaConfig::kStagingBoxBytes);
+    const unsigned my_staging = staging + unsigned(c * kCfg.staging_boxes * TilemmWgmmaConfig::kStagingBoxBytes);
     char* const my_staging_ptr = reinterpret_cast<char*>(wgmma_smem) + (my_staging - raw);
     int staging_box = 0;  // the next of its two staging boxes to fill, alternating across tiles
     RingPosition<S> pos;
@@ -1217,7 +1221,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // The 192 x 128 cluster tile pays the cooperative tile's stop (above) on a tile a quarter
     // shorter than the 256 x 128 one, and where k is short, one that nothing hides: measured
     // on the H200 (docs/ladder.md, "the 192-row cluster tile"), bf16 3072 x 1024 x 1024 (one
-    // tile per CTA) 22.4 us against 18.4 for the ping-pong tile, 14336 x 1000 x 1000 61.1
+    // tile per CTA) 22.0 us against 18.4 for the ping-pong tile, 14336 x 1000 x 1000 61.1
     // against 53.6 for the 256 x 128 cluster entry, while from k = 3000 on it beat both.
     if constexpr (kCfg.bm == 192) {
       const double tile_seconds = 2.0 * kCfg.bm * kCfg.bn * double(p.k) / kSmFlopsPerSecond;
@@ -1285,7 +1289,7 @@ struct WgmmaConfigTable {
       {kIn, 64, 64, 12, true, 1, true, false, false, true},
       {kIn, 128, 192, 4, true, 1, true, false, false},
       {kIn, 128, 128, 6, true, 1, true, false, false, true},
-      {kIn, 192, 128, 4, true, 2, true, false, false},
+      {kIn, 192, 128, 5, true, 2, true, false, false, false, 1, 1},
       {kIn, 64, 128, 8, true, 1, false, true, false},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
@@ -1323,6 +1327,9 @@ struct WgmmaConfigTable {
   // 256 x 128 entry's at long k (H200, 6000 x 1024 x 11008 NT: 6.5 TFLOP/s per SM). With
   // 0.95 and its stop between tiles charged by k in the score, the 38 changed choices timed
   // ran 1.32x faster than before in geometric mean (docs/ladder.md, "the 192-row cluster tile").
+  // Its ring has cuBLAS's 5 stages of 40 KB: they fit beside one staging box per consumer (218
+  // KB), not two (234). Against 4 stages and two boxes, 5 and one ran 15 of 16 shapes 0-13%
+  // faster (H200; bf16 3000 x 1000 x 4096 38.8 against 44.7 us) and one 0.3% slower.
   static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.965, 0.95, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
