@@ -43,7 +43,8 @@
 //   - 128 x 192 tiles: a third consumer warpgroup (152 registers each), for products whose
 //     128- or 256-row tiles leave the last wave mostly empty (3072^3, 256 x 11008 x 4096).
 //   - 192 x 128 tiles in clusters of two (`.c2`, wgmma m64n192): two full waves where the
-//     256 x 128 tiles leave the last a quarter empty (bf16 6000 x 1000 x 5000, 3000 x 1000 x k).
+//     256 x 128 tiles leave the last a quarter empty (bf16 6000 x 1000 x 5000, 3000 x 1000 x k);
+//     5 stages, which fit beside one staging box per consumer warpgroup instead of two.
 //   - `.streamk`: whole waves of tiles stay whole; the k-blocks of the tiles left over are
 //     cut into one even range per cluster, and the shares of split tiles are summed by
 //     whichever CTA arrives last (wgmma_stream_k_fixup).
@@ -622,7 +623,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     const bool elected = threadIdx.x % 128 == 0;
     const unsigned my_staging = staging + unsigned(c * kCfg.staging_boxes * TilemmWgmmaConfig::kStagingBoxBytes);
     char* const my_staging_ptr = reinterpret_cast<char*>(wgmma_smem) + (my_staging - raw);
-    int staging_box = 0;  // the next of its two staging boxes to fill, alternating across tiles
+    int staging_box = 0;  // the next of its staging boxes to fill (two alternate across tiles)
     RingPosition<S> pos;
     WgmmaWork w;
     for (std::int64_t i = 0; wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
