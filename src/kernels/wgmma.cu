@@ -1329,8 +1329,8 @@ struct WgmmaConfigTable {
   // 0.95 and its stop between tiles charged by k in the score, the 38 changed choices timed
   // ran 1.32x faster than before in geometric mean (docs/ladder.md, "the 192-row cluster tile").
   // Its ring has cuBLAS's 5 stages of 40 KB: they fit beside one staging box per consumer (218
-  // KB), not two (234). Against 4 stages and two boxes, 5 and one ran 15 of 16 shapes 0-13%
-  // faster (H200; bf16 3000 x 1000 x 4096 38.8 against 44.7 us) and one 0.3% slower.
+  // KB), not two (234). Against 4 stages and two boxes, 5 and one ran 14 of 16 shapes 0-13%
+  // faster (H200; bf16 3000 x 1000 x 4096 38.8 against 44.7 us), one 24% faster, one 0.3% slower.
   static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.965, 0.95, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
