@@ -1168,6 +1168,12 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // against 21.3, but 3000^3 152 against 113 for the 256 x 128 cluster entry, and tf32
     // TN 1000^3 17.2 against 15.9. Elsewhere the pairing costs more than it saves.
     double speed = relative_speed;
+    // A rows x cols tile's time at this k at one SM's rate, and the stop between one
+    // cooperative tile and the next (its staged epilogue and the next tile's first stage).
+    const auto tile_seconds = [&](double rows, double cols) {
+      return 2.0 * rows * cols * double(p.k) / kSmFlopsPerSecond;
+    };
+    constexpr double kCooperativeTileStopSeconds = 1.5e-6;
     // Whether an operand's columns start a whole number of `bytes` apart (128: lines; 32: sectors).
     const auto columns_apart = [](std::int64_t ld, DType type, int bytes) {
       return ld * dtype_size(type) % bytes == 0;
@@ -1207,13 +1213,11 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // sectors) and 1.65x (TN, both) slower than the cluster entry, where at k = 1024 it ran
     // 1.2x faster (docs/ladder.md, step 29, "Columns off 32-byte sectors"): x0.7 per such
     // operand.
-    constexpr double kCooperativeTileStopSeconds = 1.5e-6;
     if constexpr (kCfg.pingpong && kCfg.bn == 128) {
       constexpr double kCooperativeOffLines = 0.83;  // the cooperative 128 x 128 entry's table speed
       constexpr double kAlone = 0.96, kPerOperandOffSectors = 0.7;
-      const double cooperative_tile_seconds = 2.0 * 256.0 * 128.0 * double(p.k) / kSmFlopsPerSecond;
       const double alternation =
-          tiles > dev.sm_count ? 1.0 + kCooperativeTileStopSeconds / cooperative_tile_seconds : kAlone;
+          tiles > dev.sm_count ? 1.0 + kCooperativeTileStopSeconds / tile_seconds(256, 128) : kAlone;
       const double lines = operands_on_whole_lines ? 1.0 : kCooperativeOffLines / kSpeedOnWholeLines;
       const double sectors = (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kPerOperandOffSectors) *
                              (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : kPerOperandOffSectors);
@@ -1225,8 +1229,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // tile per CTA) 22.0 us against 18.4 for the ping-pong tile, 14336 x 1000 x 1000 61.1
     // against 53.6 for the 256 x 128 cluster entry, while from k = 3000 on it beat both.
     if constexpr (kCfg.bm == 192) {
-      const double tile_seconds = 2.0 * kCfg.bm * kCfg.bn * double(p.k) / kSmFlopsPerSecond;
-      speed *= tile_seconds / (tile_seconds + kCooperativeTileStopSeconds);
+      const double own = tile_seconds(kCfg.bm, kCfg.bn);
+      speed *= own / (own + kCooperativeTileStopSeconds);
     }
     constexpr std::int64_t kClusterCols = std::int64_t(kCfg.cluster_n) * kCfg.bn;
     const std::int64_t cluster_cols = (p.n + kClusterCols - 1) / kClusterCols;
@@ -1253,10 +1257,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       return base + 100.0 * with_pass(relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9);
     }
     if constexpr (kCfg.stream_k) {
-      const double tile_seconds = 2.0 * kCfg.bm * kCfg.bn * double(p.k) / kSmFlopsPerSecond;
       return base + 100.0 * relative_speed *
                         stream_k_efficiency(wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch), dev.sm_count / kCfg.cluster_n,
-                                            wgmma_k_blocks<kCfg>(p.k), tile_seconds) *
+                                            wgmma_k_blocks<kCfg>(p.k), tile_seconds(kCfg.bm, kCfg.bn)) *
                         fill;
     }
     return base + 100.0 * with_pass(speed * wave_efficiency(tiles, dev.sm_count) * fill);
