@@ -797,8 +797,18 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
                                  : type == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                  : tf32_elements      ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
                                                       : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  // L2 promotion: the size of the block L2 fetches around each request of a copy. A box row
+  // is 128 bytes of one column. Where columns start a whole number of 128-byte lines apart,
+  // every row is one line, and 256 B (kept there) also fetches the line of the next
+  // k-block. Elsewhere (bf16 ld = 1000: 2000 bytes) rows straddle lines, and 128 B measured
+  // faster on an H100: the 16-bit and tf32 TN products with such operands 1.0-1.21x, bf16
+  // 6000 x 1000 x 5000 NN 120.1 us against 101.0 (0.70x -> 0.83x cuBLAS), the same DRAM
+  // bytes; tf32 NN and fp32 unchanged (docs/ladder.md, "L2 promotion for columns off
+  // 128-byte lines").
+  const CUtensorMapL2promotion promotion =
+      bytes_ld % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
   return encode(map, dt, 3, const_cast<void*>(base), dims, strides, box, element_strides,
-                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, promotion,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
