@@ -1233,6 +1233,22 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                              (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : kPerOperandOffSectors);
       speed = relative_speed * lines * alternation * sectors;
     }
+    // The cooperative tiles of 128 columns without a cluster (128 x 128, 64 x 128) where
+    // columns are off 32-byte sectors, as the ping-pong tile (above) but measured with the
+    // 128-byte L2 promotion such operands now get: on an H100, bf16 6000 x 1000 x 1000 and
+    // 6000 x 1024 x 1000 (2.85 waves of 128 x 128 tiles) ran 1.17x (NN, NT: one operand off)
+    // and 1.34x (TN: both) faster on the 192 x 128 cluster tile than on the staged 128 x 128
+    // tile (docs/ladder.md, "L2 promotion for columns off 128-byte lines"): x0.8 per such
+    // operand where the tiles fill more than one wave. With fewer, the SMs' requests leave L2
+    // room: 512 x 4096 x 3000 TT (A off, 128 tiles) ran 1.10x faster on the 128 x 128 tile
+    // than on the 192-row one, 128 x 11008 x 5000 TT (86 tiles) 1.07x.
+    if constexpr (kCfg.cluster_size() == 1 && kCfg.bn == 128 && !kCfg.pingpong && !kCfg.split_k && !kRepack) {
+      constexpr double kPerOperandOffSectors = 0.8;
+      if (tiles > dev.sm_count) {
+        speed *= (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kPerOperandOffSectors) *
+                 (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : kPerOperandOffSectors);
+      }
+    }
     // The 192 x 128 cluster tile pays the cooperative tile's stop (above) on a tile a quarter
     // shorter than the 256 x 128 one, and where k is short, one that nothing hides: measured
     // on the H200 (docs/ladder.md, "the 192-row cluster tile"), bf16 3072 x 1024 x 1024 (one

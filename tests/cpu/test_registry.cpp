@@ -818,6 +818,26 @@ TEST(Registry, AutoTakesThe192RowClusterTileWhereItFillsTheWaves) {
   EXPECT_EQ(choice("bf16", 4096, 4096, 4096, Op::N, Op::N), "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
 }
 
+TEST(Registry, AutoChargesTheClusterlessTilesForColumnsOffSectorsWhereTheyFillWaves) {
+  // bf16 ld = 1000 puts an operand's columns off 32-byte sectors. Where the 128 x 128 tiles
+  // fill more than a wave (376 of them at m = 6000), the 192 x 128 cluster tile beats them in
+  // every layout; with one wave or less the 128 x 128 tile keeps them. H100, us per run
+  // interleaved with the previous choice and cuBLAS (docs/results/h100_l2_promotion.txt,
+  // parts 5-7).
+  using tilemm::Op;
+  const std::string t192 = "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore";
+  const std::string t128 = "wgmma.bf16.128x128x64.s6.persistent.tmastore";
+  const auto bf16 = [](std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return auto_choice(typed_problem("bf16", m, n, k, opa, opb));
+  };
+  EXPECT_EQ(bf16(6000, 1000, 1000, Op::N, Op::N), t192);  // 30.8 against 36.1
+  EXPECT_EQ(bf16(6000, 1000, 1000, Op::N, Op::T), t192);  // 31.2 against 36.7
+  EXPECT_EQ(bf16(6000, 1000, 1000, Op::T, Op::N), t192);  // 31.5 against 42.0
+  EXPECT_EQ(bf16(6000, 1000, 1000, Op::T, Op::T), t192);  // 31.5 against 43.2
+  EXPECT_EQ(bf16(512, 4096, 3000, Op::T, Op::T), t128);   // 128 tiles: 32.0 against 35.4
+  EXPECT_EQ(bf16(128, 11008, 5000, Op::T, Op::T), t128);  // 86 tiles: 54.8 against 58.8
+}
+
 TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
   // At most 16 rows (or columns) and an operand the 16-byte copies cannot read: skinny_mma's
   // `.ldg` entries load it element by element, k split across blocks. Before them auto took
