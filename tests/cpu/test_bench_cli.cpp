@@ -510,6 +510,17 @@ TEST(BenchTiming, SlowKernelsGetFewerIterationsAndSaySo) {
   EXPECT_EQ(plan_iterations(plan_warmup(10000.0, 5, 3.0), 10000.0, 30, 3.0).iterations, 1);
 }
 
+TEST(BenchTiming, AColdFirstRunStillLeavesOneWarmUpToPlanFrom) {
+  // auto's first call in a process took ~130 ms on an H100 (the module's lazy loading) for a
+  // 20 us product: against a 0.1 s budget that left no warm-up, and the plan took the cold
+  // run for the kernel's time. One warm-up runs anyway; none where none were asked.
+  const IterationPlan warm = plan_warmup(130.0, 5, 0.1);
+  EXPECT_EQ(warm.warmup, 1);
+  EXPECT_TRUE(warm.reduced);
+  EXPECT_EQ(plan_iterations(warm, 0.02, 30, 0.1).iterations, 30);
+  EXPECT_EQ(plan_warmup(130.0, 0, 0.1).warmup, 0);
+}
+
 TEST(BenchOperands, RotationCoversTwiceTheL2WhenOneSetFits) {
   constexpr std::int64_t l2 = 50 << 20;
   EXPECT_EQ(operand_set_count(std::size_t(200) << 20, l2), 1);

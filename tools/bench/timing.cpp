@@ -239,12 +239,16 @@ double median(std::vector<double> values) {
 }
 
 IterationPlan plan_warmup(double first_run_ms, int requested_warmup, double budget_seconds) {
-  // Warm-ups may take half the budget; the verified first run has already warmed up
-  // caches, clocks and lazy module loading, so a very slow kernel needs none more.
+  // Warm-ups may take half the budget, but at least one runs where any were asked: the
+  // verified first run also paid what only a first call costs (CUDA's lazy loading of the
+  // kernel's module, the first call through `auto`: ~0.1 s on an H100), and the number of
+  // timed runs is planned from the warm-ups. Without one, `auto`'s first shape in a process
+  // with --budget 0.1 was timed once, on a plan made from its cold run.
   IterationPlan plan;
   const double half_budget_ms = budget_seconds * 500.0;
   const int fit = first_run_ms > 0.0 ? int(std::min(half_budget_ms / first_run_ms, 1e6)) : requested_warmup;
-  plan.warmup = std::clamp(fit, 0, std::max(requested_warmup, 0));
+  const int requested = std::max(requested_warmup, 0);
+  plan.warmup = std::clamp(fit, std::min(requested, 1), requested);
   plan.reduced = plan.warmup < requested_warmup;
   return plan;
 }
