@@ -1189,6 +1189,11 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       return ld * dtype_size(type) % bytes == 0;
     };
     const auto on_whole_lines = [&](std::int64_t ld, DType type) { return columns_apart(ld, type, 128); };
+    // `per_operand` for each operand whose columns are not even 32 bytes apart (off sectors).
+    const auto off_sectors_factor = [&](double per_operand) {
+      return (columns_apart(p.lda, p.a_type, 32) ? 1.0 : per_operand) *
+             (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : per_operand);
+    };
     const bool operands_on_whole_lines = on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type);
     if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kSpeedWhereBIsOffLines = 0.85;
@@ -1229,9 +1234,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       const double alternation =
           tiles > dev.sm_count ? 1.0 + kCooperativeTileStopSeconds / tile_seconds(256, 128) : kAlone;
       const double lines = operands_on_whole_lines ? 1.0 : kCooperativeOffLines / kSpeedOnWholeLines;
-      const double sectors = (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kPerOperandOffSectors) *
-                             (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : kPerOperandOffSectors);
-      speed = relative_speed * lines * alternation * sectors;
+      speed = relative_speed * lines * alternation * off_sectors_factor(kPerOperandOffSectors);
     }
     // The cooperative tiles of 128 columns without a cluster (128 x 128, 64 x 128) where
     // columns are off 32-byte sectors, as the ping-pong tile (above) but measured with the
@@ -1244,10 +1247,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // than on the 192-row one, 128 x 11008 x 5000 TT (86 tiles) 1.07x.
     if constexpr (kCfg.cluster_size() == 1 && kCfg.bn == 128 && !kCfg.pingpong && !kCfg.split_k && !kRepack) {
       constexpr double kPerOperandOffSectors = 0.8;
-      if (tiles > dev.sm_count) {
-        speed *= (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kPerOperandOffSectors) *
-                 (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : kPerOperandOffSectors);
-      }
+      if (tiles > dev.sm_count) speed *= off_sectors_factor(kPerOperandOffSectors);
     }
     // The 192 x 128 cluster tile pays the cooperative tile's stop (above) on a tile a quarter
     // shorter than the 256 x 128 one, and where k is short, one that nothing hides: measured

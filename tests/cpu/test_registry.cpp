@@ -827,15 +827,13 @@ TEST(Registry, AutoChargesTheClusterlessTilesForColumnsOffSectorsWhereTheyFillWa
   using tilemm::Op;
   const std::string t192 = "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore";
   const std::string t128 = "wgmma.bf16.128x128x64.s6.persistent.tmastore";
-  const auto bf16 = [](std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
-    return auto_choice(typed_problem("bf16", m, n, k, opa, opb));
-  };
-  EXPECT_EQ(bf16(6000, 1000, 1000, Op::N, Op::N), t192);  // 30.8 against 36.1
-  EXPECT_EQ(bf16(6000, 1000, 1000, Op::N, Op::T), t192);  // 31.2 against 36.7
-  EXPECT_EQ(bf16(6000, 1000, 1000, Op::T, Op::N), t192);  // 31.5 against 42.0
-  EXPECT_EQ(bf16(6000, 1000, 1000, Op::T, Op::T), t192);  // 31.5 against 43.2
-  EXPECT_EQ(bf16(512, 4096, 3000, Op::T, Op::T), t128);   // 128 tiles: 32.0 against 35.4
-  EXPECT_EQ(bf16(128, 11008, 5000, Op::T, Op::T), t128);  // 86 tiles: 54.8 against 58.8
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 6000, 1000, 1000, Op::N, Op::N)), t192);  // 30.8 against 36.1
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 6000, 1000, 1000, Op::N, Op::T)), t192);  // 31.2 against 36.7
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 6000, 1000, 1000, Op::T, Op::N)), t192);  // 31.5 against 42.0
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 6000, 1000, 1000, Op::T, Op::T)), t192);  // 31.5 against 43.2
+  // 128 tiles: 32.0 against 35.4; 86 tiles: 54.8 against 58.8.
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 512, 4096, 3000, Op::T, Op::T)), t128);
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 128, 11008, 5000, Op::T, Op::T)), t128);
 }
 
 TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
