@@ -1245,7 +1245,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // operand where the tiles fill more than one wave. With fewer, the SMs' requests leave L2
     // room: 512 x 4096 x 3000 TT (A off, 128 tiles) ran 1.10x faster on the 128 x 128 tile
     // than on the 192-row one, 128 x 11008 x 5000 TT (86 tiles) 1.07x.
-    if constexpr (kCfg.cluster_size() == 1 && kCfg.bn == 128 && !kCfg.pingpong && !kCfg.split_k && !kRepack) {
+    if constexpr (kCfg.cluster_size() == 1 && kCfg.bm <= 128 && kCfg.bn == 128 && !kCfg.pingpong && !kCfg.split_k &&
+                  !kRepack) {
       constexpr double kPerOperandOffSectors = 0.8;
       if (tiles > dev.sm_count) speed *= off_sectors_factor(kPerOperandOffSectors);
     }
