@@ -161,6 +161,10 @@ struct WgmmaRsParams {
   int slices, k_blocks_per_slice;
   bool tma_store;                 // C can be written by the TMA
   bool x_broadcast, y_broadcast;  // batch stride 0: every batch reads batch 0
+  // The bytes the TMA delivers per stage: X's tile and Y's box. K-major Y's box is the tile's
+  // kCfg.cols columns, or only D's columns (rounded up to 8) where D has fewer: a box that
+  // crosses the matrix's edge slowed the whole k-loop by ~1.5x (see wgmma_rs_y_box_cols).
+  unsigned stage_tx_bytes;
 };
 
 struct WgmmaRsItem {
@@ -325,7 +329,7 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
       for (int kb = work.kb_begin; kb < work.kb_end; ++kb) {
         const int k0 = k_block_in_round_order(kb, work.kb_begin, work.kb_end, item / gridDim.x) * Cfg::kBk;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
-        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), p.stage_tx_bytes);
         // X stored rows x k (rows contiguous): four (32 rows, 32 k) boxes.
 #pragma unroll
         for (int b = 0; b < Cfg::kRows / Cfg::kBoxRows; ++b)
@@ -338,7 +342,9 @@ __global__ void __launch_bounds__(TilemmWgmmaRsConfig::kThreads, 1)
             ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage) + b * 4096, &map_y, c0 + 32 * b, k0, zy,
                                                           full_bar(pos.stage));
         } else {
-          // Y stored k x cols (K-major): one (32 k, kCfg.cols columns) box.
+          // Y stored k x cols (K-major): one (32 k, kCfg.cols or fewer columns) box. Columns of
+          // the tile past the box keep what an earlier stage left there; they feed only
+          // accumulator columns past D's, which are never stored.
           ptx::cp_async_bulk_tensor_3d_global_to_shared(y_tile(pos.stage), &map_y, k0, c0, zy, full_bar(pos.stage));
         }
         pos.advance();
@@ -506,6 +512,16 @@ std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) 
   return {};
 }
 
+// K-major Y's box: the tile's columns, or where D has fewer (one tile column) only D's
+// columns, rounded up to 8 (one 1 KB swizzle atom). Measured on an H100 (docs/ladder.md,
+// step 28, "Boxes across the edge"): the 256-column tile ran tf32 14336 x n x 4096 NN in
+// 137.6-139.8 us for n = 64 and 128, whose boxes are half or more outside B, and in 93.1 us
+// for n = 256, whose boxes are whole; the tiles and the arithmetic are the same.
+template <TilemmWgmmaRsConfig kCfg>
+int wgmma_rs_y_box_cols(std::int64_t cols) {
+  return int(std::min<std::int64_t>(kCfg.cols, (cols + 7) / 8 * 8));
+}
+
 template <TilemmWgmmaRsConfig kCfg>
 cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   using Cfg = TilemmWgmmaRsConfig;
@@ -520,12 +536,15 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   const std::int64_t sx = rows_along_m ? prob.stride_a : prob.stride_b;
   const std::int64_t sy = rows_along_m ? prob.stride_b : prob.stride_a;
   CUtensorMap map_x, map_y, map_c;
+  const int y_box_cols = wgmma_rs_y_box_cols<kCfg>(cols);
   if (!encode_operand_map(&map_x, DType::F32, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
       !(transpose_y ? encode_operand_map(&map_y, DType::F32, y, cols, prob.k, ldy, prob.batch, sy, Cfg::kBk)
-                    : encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, kCfg.cols))) {
+                    : encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, y_box_cols))) {
     return cudaErrorInvalidValue;
   }
   WgmmaRsParams params{};
+  params.stage_tx_bytes = transpose_y ? unsigned(kCfg.stage_bytes())
+                                      : unsigned(Cfg::kXTileBytes + y_box_cols * Cfg::kBk * 4);
   params.m = prob.m;
   params.n = prob.n;
   params.tiles_r = (rows + Cfg::kRows - 1) / Cfg::kRows;
