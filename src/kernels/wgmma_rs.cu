@@ -656,9 +656,18 @@ double wgmma_rs_share_of_peak(const GemmProblem& p, const DeviceInfo& dev, doubl
   const double operand_bytes = 4.0 * (double(d.rows + d.cols) * double(p.k) + mn) * double(p.batch);
   // The loads overlap the arithmetic, but not perfectly: a quarter of the shorter of the
   // two is charged on top of the longer (so of two memory-bound entries the one with less
-  // arithmetic per byte still scores higher, as measured).
+  // arithmetic per byte still scores higher, as measured). Not for the 256-column tile where
+  // D has one column of tiles, more than the 64-column tile's, and k is long (at least 128
+  // k-blocks): tf32 14336 x n x 4096 NN ran in 88.2-92.8 us for n = 16-256 on an H100, the
+  // longer of its 89.5 us of arithmetic and 78-80 us of loads, once its B box stopped
+  // crossing B's edge; at n = 128 and k = 4096-11008 (NN and the TT twin) it beat the
+  // 64-column tile by 1.01-1.38x (geometric mean 1.17x; H200 1.07x, four of twelve 1-6%
+  // slower). With k = 1024, or D's columns within 64, the 64-column tile stayed as fast or
+  // faster (docs/ladder.md, step 28, "Boxes across the edge"). Elsewhere the 0.25 keeps the
+  // split-K and 64-column picks measured before.
   const double compute = waves * item_seconds, memory = operand_bytes / kBytesPerSecond;
-  double seconds = std::max(compute, memory) + 0.25 * std::min(compute, memory);
+  const bool overlapped = !kCfg.split_k && kCfg.cols == 256 && d.cols <= kCfg.cols && d.cols > 64 && k_blocks >= 128;
+  double seconds = std::max(compute, memory) + (overlapped ? 0.0 : 0.25) * std::min(compute, memory);
   if (kCfg.split_k) seconds += 4.0 * (2.0 * slices + 1.0) * mn / kSliceBytesPerSecond + kSplitKFixedSeconds;
   return p.flops() / (seconds * kPeakSmFlopsPerSecond * double(sms));
 }

@@ -717,6 +717,24 @@ TEST(Registry, AutoTransposesTheFewRowOperand) {
   EXPECT_EQ(auto_choice(typed_problem("tf32", 1024, 4096, 4096, Op::N, Op::N)), rs);               // 87.3 against 103.5
 }
 
+TEST(Registry, AutoTakesTheWideRegisterFedTileForOneColumnOfTilesAndLongK) {
+  // tf32 NN with n in (64, 256] and TT with m there: D has one column of 256-column tiles.
+  // Once the tile's B box stopped crossing B's edge, it overlapped its loads with its
+  // arithmetic and beat the 64-column tile at k >= 4096 (H100, docs/ladder.md, step 28,
+  // "Boxes across the edge"; us per run, one process per shape, interleaved).
+  using tilemm::Op;
+  const std::string wide = "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore";
+  const std::string narrow = "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore";
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 14336, 128, 4096, Op::N, Op::N)), wide);  // 89.6 against 99.1
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 14336, 128, 8192, Op::N, Op::N)), wide);  // 169.8 against 224.5
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 14336, 4096, Op::T, Op::T)), wide);  // 91.4 against 110.5
+  // The 64-column tile stays where it was as fast or faster: D's columns within its 64, or
+  // a short k.
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 14336, 16, 1024, Op::N, Op::N)), narrow);  // 28.0 against 29.6
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 64, 14336, 4096, Op::T, Op::T)), narrow);  // 87.7 against 90.7
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 128, 11008, 1024, Op::T, Op::T)), narrow);  // 29.4 against 31.2
+}
+
 TEST(Registry, AutoTransposesNtInSharedMemoryWhereThePassCostsMore) {
   // tf32 NT: wgmma_rs's in-place entries transpose Y in shared memory, at about half of NN's
   // main-loop rate; the `.repack` entry transposes B in a pass first and runs NN. Measured on
