@@ -1173,10 +1173,14 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     const std::int64_t tiles = tiles_m * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
     // B shared along m (`.c2m`) pays where B's columns are not a whole number of 128-byte
     // lines apart (the TMA then cuts every box row into more L2 requests, and the multicast
-    // issues half of B's) and the 64 x 128 tiles make at most two waves; measured on the
-    // H200, 1000^3 13.2 us against 14.6 for the 64 x 128 tile alone, 2000 x 1000 x 1000 16.8
-    // against 21.3, but 3000^3 152 against 113 for the 256 x 128 cluster entry, and tf32
-    // TN 1000^3 17.2 against 15.9. Elsewhere the pairing costs more than it saves.
+    // issues half of B's) and the 64 x 128 tiles make at most one wave; measured on the
+    // H200, 1000^3 13.2 us against 14.6 for the 64 x 128 tile alone, but 3000^3 152 against
+    // 113 for the 256 x 128 cluster entry, and tf32 TN 1000^3 17.2 against 15.9. On an H100,
+    // with the 128-byte L2 promotion such B now gets, bf16 1000 x 1000 x {1000, 3000, 5000}
+    // (128 tiles) ran 1.01-1.26x faster than any other tile, but 2000 x 1000 x k (256 tiles,
+    // two waves) 1.01-1.16x slower than the staged 128 x 128 tile (k = 1000) and the 192 x
+    // 128 cluster tile (k = 3000, 5000) in all four layouts (docs/ladder.md, "L2 promotion
+    // for columns off 128-byte lines", run 5). Elsewhere the pairing costs more than it saves.
     double speed = relative_speed;
     // A rows x cols tile's time at this k at one SM's rate, and the stop between one
     // cooperative tile and the next (its staged epilogue and the next tile's first stage).
@@ -1197,7 +1201,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     const bool operands_on_whole_lines = on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type);
     if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kSpeedWhereBIsOffLines = 0.85;
-      if (!on_whole_lines(p.ldb, p.b_type) && tiles <= 2 * dev.sm_count) speed = kSpeedWhereBIsOffLines;
+      if (!on_whole_lines(p.ldb, p.b_type) && tiles <= dev.sm_count) speed = kSpeedWhereBIsOffLines;
     }
     // The staged 128 x 128 tile where A's and B's columns lie on whole 128-byte lines:
     // per tile slot 0.93-0.99 of the 256 x 128 cluster entry on the LLM-layer shapes with
