@@ -1179,8 +1179,10 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // with the 128-byte L2 promotion such B now gets, bf16 1000 x 1000 x {1000, 3000, 5000}
     // (128 tiles) ran 1.01-1.26x faster than any other tile, but 2000 x 1000 x k (256 tiles,
     // two waves) 1.01-1.16x slower than the staged 128 x 128 tile (k = 1000) and the 192 x
-    // 128 cluster tile (k = 3000, 5000) in all four layouts (docs/ladder.md, "L2 promotion
-    // for columns off 128-byte lines", run 5). Elsewhere the pairing costs more than it saves.
+    // 128 cluster tile (k = 3000, 5000) in all four layouts. Stopping at one wave moved 192
+    // choices to the staged 128 x 128 tile; 24 of them ran 1.054x faster on an H100 and 1.081x
+    // on an H200, five or six TN/TT ones 1-6% slower (docs/ladder.md, "Clusters along m for
+    // one wave only"). Elsewhere the pairing costs more than it saves.
     double speed = relative_speed;
     // A rows x cols tile's time at this k at one SM's rate, and the stop between one
     // cooperative tile and the next (its staged epilogue and the next tile's first stage).
