@@ -192,6 +192,16 @@ struct WgmmaParams {
   int k_blocks;
   float* sk_partial;       // two shares per range (see wgmma_stream_k_fixup)
   unsigned* sk_arrivals;   // per stream-K tile, CTA rank and consumer: shares handed in (zeroed)
+  // B stored k x n (K-major), n not a multiple of the tile: the last column of tiles loads B
+  // through map_b_edge, whose box holds only that column's live part of n (rounded up to 8,
+  // one 1 KB swizzle atom), edge_stage_bytes per stage. The tile's rows past the box keep
+  // stale shared memory; they feed only accumulator rows past n, which are never stored.
+  // Measured on an H100 (docs/ladder.md, "The last column of tiles"): with the box across
+  // B's edge, the last column's tiles ran about twice as long as the others (bf16
+  // 14336 x 320 x 4096 NN: 105.1 us on the 128 x 128 ping-pong tile against 80.7 at n = 384,
+  // with the same 336 tiles); with the edge map 78.9.
+  bool b_edge;
+  unsigned edge_stage_bytes;
 };
 
 // Stream-K's per-CTA constants, computed once into shared memory: kept in registers
@@ -481,6 +491,7 @@ __device__ __forceinline__ void tma_load_box_to_cluster(const CUtensorMap* map, 
 template <TilemmWgmmaConfig kCfg, bool kTransA, bool kTransB>
 __global__ void __launch_bounds__(kCfg.threads(), 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               const __grid_constant__ CUtensorMap map_b_edge,
                const __grid_constant__ CUtensorMap map_c, WgmmaParams p) {
   static_assert(kCfg.valid());
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -565,8 +576,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   const auto load_a = [&](unsigned dst, int x, int y, int z, unsigned bar) {
     tma_load_box_to_cluster<CN>(&map_a, dst, x, y, z, bar);
   };
-  const auto load_b = [&](unsigned dst, int x, int y, int z, unsigned bar) {
-    tma_load_box_to_cluster<CM>(&map_b, dst, x, y, z, bar);
+  const auto load_b = [&](unsigned dst, int x, int y, int z, unsigned bar, bool edge = false) {
+    tma_load_box_to_cluster<CM>(edge ? &map_b_edge : &map_b, dst, x, y, z, bar);
   };
   const auto release_stage = [&](int s) {
     if constexpr (CS > 1) {
@@ -586,10 +597,12 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       const WgmmaTile tile = wgmma_tile_coordinates(w.tile, cluster_rows, cluster_cols);
       const int m0 = int((tile.tm * CM + m_rank) * BM), n0 = int((tile.tn * CN + rank) * BN);
       const int za = p.a_broadcast ? 0 : int(tile.batch), zb = p.b_broadcast ? 0 : int(tile.batch);
+      const bool edge = !kTransB && CM == 1 && p.b_edge && n0 + BN > p.n;
+      const unsigned stage_tx = edge ? p.edge_stage_bytes : unsigned(kCfg.stage_bytes());
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         const int k0 = k_block_in_round_order(kb, w.kb_begin, w.kb_end, i) * BK;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
-        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), unsigned(kCfg.stage_bytes()));
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), stage_tx);
         if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k), every CM-th one per CTA
 #pragma unroll
           for (int j = 0; j < BN / 64; ++j)
@@ -597,7 +610,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
               load_b(a_tile(pos.stage) + j * kMnBlockBytes, n0 + 64 * j, k0, zb, full_bar(pos.stage));
         } else {  // B stored k x n: one box (k 64, n BN / CM) per CTA
           constexpr int kCols = BN / CM;
-          load_b(a_tile(pos.stage) + m_rank * kCols * 128, k0, n0 + int(m_rank) * kCols, zb, full_bar(pos.stage));
+          load_b(a_tile(pos.stage) + m_rank * kCols * 128, k0, n0 + int(m_rank) * kCols, zb, full_bar(pos.stage),
+                 edge);
         }
         if constexpr (kTransA) {  // A stored k x m: one box (k 64, m BM / CN) per CTA
           constexpr int kRows = BM / CN;
@@ -756,6 +770,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
 #else
   (void)map_a;
   (void)map_b;
+  (void)map_b_edge;
   (void)map_c;
   (void)p;
 #endif
@@ -962,6 +977,18 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   }
   if (!tma_store) map_c = map_b;  // unused
   WgmmaParams params{};
+  // The last column of tiles' B map (see WgmmaParams::b_edge); clusters along m split the B
+  // box between their CTAs and keep the one map.
+  CUtensorMap map_b_edge = map_b;
+  if (prob.opb == Op::N && kCfg.cluster_m == 1 && prob.n % kCfg.bn != 0) {
+    const int edge_cols = int((prob.n % kCfg.bn + 7) / 8 * 8);
+    if (edge_cols < kCfg.bn &&
+        encode_operand_map(&map_b_edge, prob.b_type, prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.batch,
+                           prob.stride_b, edge_cols)) {
+      params.b_edge = true;
+      params.edge_stage_bytes = unsigned(kCfg.stage_bytes() - (kCfg.bn - edge_cols) * 128);
+    }
+  }
   params.m = prob.m;
   params.n = prob.n;
   params.k = prob.k;
@@ -1045,7 +1072,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     // gained nor lost. So only grids that cover nearly every SM launch this way.
     const std::int64_t sms = device_sm_count();
     attrs[0] = programmatic_launch_attribute(clusters * CS >= sms - sms / 16);
-    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_c, params);
+    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_b_edge, map_c, params);
   };
   cudaError_t launched = cudaErrorInvalidValue;
   if constexpr (kCfg.input == TilemmMmaInput::TF32) {
