@@ -597,12 +597,14 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       const WgmmaTile tile = wgmma_tile_coordinates(w.tile, cluster_rows, cluster_cols);
       const int m0 = int((tile.tm * CM + m_rank) * BM), n0 = int((tile.tn * CN + rank) * BN);
       const int za = p.a_broadcast ? 0 : int(tile.batch), zb = p.b_broadcast ? 0 : int(tile.batch);
-      const bool edge = !kTransB && CM == 1 && p.b_edge && n0 + BN > p.n;
-      const unsigned stage_tx = edge ? p.edge_stage_bytes : unsigned(kCfg.stage_bytes());
+      // Stream-K's producer keeps its ranges beside the loop: with the edge test too it
+      // needed a stack frame, so stream-K keeps the one map.
+      const bool edge = !kCfg.stream_k && !kTransB && CM == 1 && p.b_edge && n0 + BN > p.n;
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         const int k0 = k_block_in_round_order(kb, w.kb_begin, w.kb_end, i) * BK;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
-        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), stage_tx);
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage),
+                                                  edge ? p.edge_stage_bytes : unsigned(kCfg.stage_bytes()));
         if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k), every CM-th one per CTA
 #pragma unroll
           for (int j = 0; j < BN / 64; ++j)
@@ -978,9 +980,9 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   if (!tma_store) map_c = map_b;  // unused
   WgmmaParams params{};
   // The last column of tiles' B map (see WgmmaParams::b_edge); clusters along m split the B
-  // box between their CTAs and keep the one map.
+  // box between their CTAs and keep the one map, as does stream-K (see the producer).
   CUtensorMap map_b_edge = map_b;
-  if (prob.opb == Op::N && kCfg.cluster_m == 1 && prob.n % kCfg.bn != 0) {
+  if (prob.opb == Op::N && kCfg.cluster_m == 1 && !kCfg.stream_k && prob.n % kCfg.bn != 0) {
     const int edge_cols = int((prob.n % kCfg.bn + 7) / 8 * 8);
     if (edge_cols < kCfg.bn &&
         encode_operand_map(&map_b_edge, prob.b_type, prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.batch,
