@@ -193,13 +193,11 @@ struct WgmmaParams {
   float* sk_partial;       // two shares per range (see wgmma_stream_k_fixup)
   unsigned* sk_arrivals;   // per stream-K tile, CTA rank and consumer: shares handed in (zeroed)
   // B stored k x n (K-major), n not a multiple of the tile: the last column of tiles loads B
-  // through map_b_edge, whose box holds only that column's live part of n (rounded up to 8,
-  // one 1 KB swizzle atom), edge_stage_bytes per stage. The tile's rows past the box keep
-  // stale shared memory; they feed only accumulator rows past n, which are never stored.
-  // Measured on an H100 (docs/ladder.md, "The last column of tiles"): with the box across
-  // B's edge, the last column's tiles ran about twice as long as the others (bf16
-  // 14336 x 320 x 4096 NN: 105.1 us on the 128 x 128 ping-pong tile against 80.7 at n = 384,
-  // with the same 336 tiles); with the edge map 78.9.
+  // through map_b_edge, whose box holds only that column's live part of n
+  // (edge_box_columns), edge_stage_bytes per stage. Measured on an H100 (docs/ladder.md,
+  // "The last column of tiles"): with the box across B's edge, the last column's tiles ran
+  // about twice as long as the others (bf16 14336 x 320 x 4096 NN: 105.1 us on the 128 x 128
+  // ping-pong tile against 80.7 at n = 384, with the same 336 tiles); with the edge map 78.9.
   bool b_edge;
   unsigned edge_stage_bytes;
 };
@@ -983,7 +981,7 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
   // box between their CTAs and keep the one map, as does stream-K (see the producer).
   CUtensorMap map_b_edge = map_b;
   if (prob.opb == Op::N && kCfg.cluster_m == 1 && !kCfg.stream_k && prob.n % kCfg.bn != 0) {
-    const int edge_cols = int((prob.n % kCfg.bn + 7) / 8 * 8);
+    const int edge_cols = edge_box_columns(prob.n % kCfg.bn, kCfg.bn);
     if (edge_cols < kCfg.bn &&
         encode_operand_map(&map_b_edge, prob.b_type, prob.B, prob.b_rows(), prob.b_cols(), prob.ldb, prob.batch,
                            prob.stride_b, edge_cols)) {

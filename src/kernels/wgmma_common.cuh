@@ -137,6 +137,16 @@ __host__ __device__ __forceinline__ WgmmaTile wgmma_tile_coordinates(std::int64_
   return {b, first_m + in_group % rows, (r / per_group) % 2 == 1 ? tiles_n - 1 - column : column};
 }
 
+// The columns of a K-major operand's box where the tile reaches past the matrix's edge:
+// only the live ones, rounded up to 8 (one 1 KB swizzle atom), at most the tile's. A box
+// across the edge, which the TMA fills with zeros, slowed whole k-loops 1.5-2x on an H100
+// (docs/ladder.md, "Boxes across the edge" and "The last column of tiles"). The tile's rows
+// past the box keep stale shared memory; they feed only accumulator rows or columns past
+// the matrix, which are never stored.
+inline int edge_box_columns(std::int64_t live_columns, int tile_columns) {
+  return int(std::min<std::int64_t>(tile_columns, (live_columns + 7) / 8 * 8));
+}
+
 // The tensor map of one operand as stored (rows contiguous, ld between columns), 3-D
 // with the batch as the outer dimension, 128-byte swizzle, zeros outside. A box is 128
 // bytes along the rows (64 halves or 32 floats) by box_cols columns. fp32 operands for

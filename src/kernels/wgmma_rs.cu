@@ -163,7 +163,7 @@ struct WgmmaRsParams {
   bool x_broadcast, y_broadcast;  // batch stride 0: every batch reads batch 0
   // The bytes the TMA delivers per stage: X's tile and Y's box. K-major Y's box is the tile's
   // kCfg.cols columns, or only D's columns (rounded up to 8) where D has fewer: a box that
-  // crosses the matrix's edge slowed the whole k-loop by ~1.5x (see wgmma_rs_y_box_cols).
+  // crosses the matrix's edge slowed the whole k-loop by ~1.5x (see edge_box_columns).
   unsigned stage_tx_bytes;
 };
 
@@ -512,16 +512,6 @@ std::string wgmma_rs_can_implement(const GemmProblem& p, const DeviceInfo& dev) 
   return {};
 }
 
-// K-major Y's box: the tile's columns, or where D has fewer (one tile column) only D's
-// columns, rounded up to 8 (one 1 KB swizzle atom). Measured on an H100 (docs/ladder.md,
-// step 28, "Boxes across the edge"): the 256-column tile ran tf32 14336 x n x 4096 NN in
-// 137.6-139.8 us for n = 64 and 128, whose boxes are half or more outside B, and in 93.1 us
-// for n = 256, whose boxes are whole; the tiles and the arithmetic are the same.
-template <TilemmWgmmaRsConfig kCfg>
-int wgmma_rs_y_box_cols(std::int64_t cols) {
-  return int(std::min<std::int64_t>(kCfg.cols, (cols + 7) / 8 * 8));
-}
-
 template <TilemmWgmmaRsConfig kCfg>
 cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   using Cfg = TilemmWgmmaRsConfig;
@@ -536,7 +526,10 @@ cudaError_t launch_wgmma_rs(const GemmProblem& prob, cudaStream_t stream) {
   const std::int64_t sx = rows_along_m ? prob.stride_a : prob.stride_b;
   const std::int64_t sy = rows_along_m ? prob.stride_b : prob.stride_a;
   CUtensorMap map_x, map_y, map_c;
-  const int y_box_cols = wgmma_rs_y_box_cols<kCfg>(cols);
+  // K-major Y's box: where D has one column of tiles, only D's columns (edge_box_columns).
+  // The 256-column tile ran tf32 14336 x n x 4096 NN in 137.6-139.8 us for n = 64 and 128,
+  // whose boxes were half or more outside B, and in 93.1 us for n = 256 (H100).
+  const int y_box_cols = edge_box_columns(cols, kCfg.cols);
   if (!encode_operand_map(&map_x, DType::F32, x, rows, prob.k, ldx, prob.batch, sx, Cfg::kBk) ||
       !(transpose_y ? encode_operand_map(&map_y, DType::F32, y, cols, prob.k, ldy, prob.batch, sy, Cfg::kBk)
                     : encode_operand_map(&map_y, DType::F32, y, prob.k, cols, ldy, prob.batch, sy, y_box_cols))) {
