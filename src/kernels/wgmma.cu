@@ -922,14 +922,23 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // clusters busy it measured from -7% (4096^3) to +2% (8192^3) against the plain kernel,
 // no reliable gain: there it scores just below the plain entry, which auto then keeps.
 // It won where the last wave was mostly empty (3072^3: 2.18 waves, +11%).
+// The excess grows with the stream-K part itself: on an H100, over 14 bf16 and 6 tf32
+// products with 1.2-5.2 waves of cluster tiles and k = 4096-14336 (docs/ladder.md,
+// "Stream-K's ranges run slower than whole tiles"), it was 0.21-0.34 of a tile where the
+// ranges make a fifth of a wave or less and 0.50-0.73 where they make 0.55-0.7 of one.
+// A range's k-blocks arrive slower than a whole tile's (Nsight Compute: the SMs that
+// share a panel no longer ask L2 for it at the same k, so their requests stop merging),
+// so the ranges are charged as running at 0.65 of the whole tiles' rate, plus 10 us and
+// 0.15 of a tile.
 inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks,
                                   double tile_seconds) {
   const double whole = wave_efficiency(tiles, clusters);
   constexpr double kWorthIt = 0.9;
   if (stream_k_ranges(tiles, clusters, k_blocks) == 0 || whole >= kWorthIt) return 0.99 * whole;
-  constexpr double kFixedSeconds = 10e-6, kFixedTiles = 0.2;
+  constexpr double kFixedSeconds = 10e-6, kFixedTiles = 0.15, kRangeRate = 0.65;
   const double waves = double(tiles) / double(clusters);
-  return waves / (waves + kFixedSeconds / tile_seconds + kFixedTiles);
+  const double range_waves = double(tiles % clusters) / double(clusters);
+  return waves / (waves + range_waves * (1.0 / kRangeRate - 1.0) + kFixedSeconds / tile_seconds + kFixedTiles);
 }
 
 template <TilemmWgmmaConfig kCfg>
@@ -1322,7 +1331,12 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                                             wgmma_k_blocks<kCfg>(p.k), tile_seconds(kCfg.bm, kCfg.bn)) *
                         fill;
     }
-    return base + 100.0 * with_pass(speed * wave_efficiency(tiles, dev.sm_count) * fill);
+    // Waves are counted in clusters: a cluster whose second tile lies past n still holds its
+    // two SMs, and fill already charges that tile's empty columns (counted per CTA tile, the
+    // idle CTA was charged twice).
+    const double waves_busy = wave_efficiency(wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch),
+                                              dev.sm_count / kCfg.cluster_size());
+    return base + 100.0 * with_pass(speed * waves_busy * fill);
   };
   e.can_implement = wgmma_can_implement<kCfg, kRepack, kTransposeOnly>;
   e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;

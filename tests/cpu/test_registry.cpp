@@ -653,8 +653,29 @@ TEST(Registry, AutoLeavesStreamKWhereItsRangesSpanLongTiles) {
       {"tf32", 1536, 4096, 11008, "128x128x32.s6.persistent.tmastore.pingpong"},
       // Where the tiles are short or many, stream-K's even split still wins and stays.
       {"bf16", 5120, 5120, 5120, "256x128x64.s4.persistent.c2.tmastore.streamk"},   // 366.2 against 377.1
-      {"tf32", 2560, 2560, 2560, "256x128x32.s4.persistent.c2.tmastore.streamk"},   // 109.6 against 113.1
       {"tf32", 2048, 11008, 4096, "256x128x32.s4.persistent.c2.tmastore.streamk"},  // 476.2 against 500.1
+      // 109.6 against 113.1 on the H200 then; since its ranges are charged by their rate
+      // (AutoChargesStreamKRangesAndCountsClusterWaves) the whole cluster tiles: 110.6 against
+      // 121.3 on an H100, 107.5 against 104.0 on an H200.
+      {"tf32", 2560, 2560, 2560, "256x128x32.s4.persistent.c2.tmastore"},
+  });
+}
+
+TEST(Registry, AutoChargesStreamKRangesAndCountsClusterWaves) {
+  // Measured on an H100 and an H200 (docs/ladder.md, "Stream-K's ranges run slower than whole
+  // tiles"), us per run, the new pick against stream-K in the same process (H100 / H200).
+  // Stream-K's ranges are charged as running at 0.65 of the whole tiles' rate, and a cluster
+  // entry's waves are counted in clusters (its idle second CTA was charged twice).
+  expect_native_choices({
+      {"bf16", 4096, 832, 11008, "256x128x64.s4.persistent.c2.tmastore"},    // 117.8 / 115.6 against 150.9 / 131.2
+      {"bf16", 11008, 640, 11008, "256x128x64.s4.persistent.c2.tmastore"},   // 232.5 / 221.2 against 273.3 / 241.0
+      {"bf16", 14336, 704, 4096, "256x128x64.s4.persistent.c2.tmastore"},    // 132.4 / 129.1 against 146.0 / 132.9
+      {"bf16", 1000, 14336, 4096, "128x192x64.s4.persistent.tmastore"},      // 169.5 / 165.0 against 190.2 / 175.0
+      {"tf32", 1024, 11008, 4096, "256x128x32.s4.persistent.c2.tmastore"},   // 249.1 / 241.8 against 281.9 / 246.4
+      // Where the ranges make a small part of a wave after few whole ones it still wins: H100,
+      // 212.3 against 273.1 for the whole tiles, 688.0 against 761.2.
+      {"bf16", 4096, 1280, 14336, "256x128x64.s4.persistent.c2.tmastore.streamk"},
+      {"bf16", 11008, 2048, 11008, "256x128x64.s4.persistent.c2.tmastore.streamk"},
   });
 }
 
@@ -668,8 +689,10 @@ TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
       {"bf16", 1280, 8192, 28672, "128x128x64.s6.persistent.tmastore.pingpong"},  // 811.1 against 861.3
       {"fp16", 512, 28672, 8192, "128x128x64.s6.persistent.tmastore.pingpong"},   // 333.4 against 345.8
       {"tf32", 1280, 8192, 28672, "128x128x32.s6.persistent.tmastore.pingpong"},  // 1578 against 1665
-      // Columns off whole 128-byte lines (6000 bf16 = 12000 bytes): 797.3 against 654.7.
-      {"bf16", 6000, 6000, 6000, "256x128x64.s4.persistent.c2.tmastore.streamk"},
+      // Columns off whole 128-byte lines (6000 bf16 = 12000 bytes): 797.3 against 654.7 for
+      // the cluster entry with stream-K, which the whole cluster tiles have replaced (580.8 / 561.6
+      // against 606.9 / 575.6 on an H100 / H200, AutoChargesStreamKRangesAndCountsClusterWaves).
+      {"bf16", 6000, 6000, 6000, "256x128x64.s4.persistent.c2.tmastore"},
       // Where the cluster tiles fill their waves they stay (4096^3: 3.88 waves).
       {"bf16", 4096, 4096, 4096, "256x128x64.s4.persistent.c2.tmastore"},
   });
