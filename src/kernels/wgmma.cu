@@ -1277,6 +1277,16 @@ KernelEntry make_wgmma_entry(double relative_speed) {
           tiles > dev.sm_count ? 1.0 + kCooperativeTileStopSeconds / tile_seconds(256, 128) : kAlone;
       const double lines = operands_on_whole_lines ? 1.0 : kCooperativeOffLines / kSpeedOnWholeLines;
       speed = relative_speed * lines * alternation * off_sectors_factor(kPerOperandOffSectors);
+      // B's columns off whole lines cost it more, at any k: on an H100, bf16 NT 14336 x 6000 x
+      // {1024, 2048, 4096} and 4096 x 6000 x 2048 and fp16 TT 14336 x 6000 x 1024 ran at 0.74-0.86
+      // of the cluster tile's speed per tile slot, fp16 TN 2000 x 5000 x 6000 1.25x slower than
+      // it (H200 at k = 1024: 0.92-1.0), where A's off lines cost nothing (bf16 NN 2000 x 5000 x
+      // 4096: 1.12x faster than the cluster tile; docs/ladder.md, "Stream-K's ranges run slower
+      // than whole tiles").
+      constexpr double kWhereBIsOffLines = 0.75;
+      if (!on_whole_lines(p.ldb, p.b_type)) {
+        speed = std::min(speed, kWhereBIsOffLines * off_sectors_factor(kPerOperandOffSectors));
+      }
     }
     // The cooperative tiles of 128 columns without a cluster (128 x 128, 64 x 128) where
     // columns are off 32-byte sectors, as the ping-pong tile (above) but measured with the
@@ -1286,9 +1296,11 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // tile (docs/ladder.md, "L2 promotion for columns off 128-byte lines"): x0.8 per such
     // operand where the tiles fill more than one wave. With fewer, the SMs' requests leave L2
     // room: 512 x 4096 x 3000 TT (A off, 128 tiles) ran 1.10x faster on the 128 x 128 tile
-    // than on the 192-row one, 128 x 11008 x 5000 TT (86 tiles) 1.07x.
-    if constexpr (kCfg.cluster_size() == 1 && kCfg.bm <= 128 && kCfg.bn == 128 && !kCfg.pingpong && !kCfg.split_k &&
-                  !kRepack) {
+    // than on the 192-row one, 128 x 11008 x 5000 TT (86 tiles) 1.07x. The 128 x 192 tile
+    // (three consumers) pays the same: bf16 3000^3 (both operands off) ran 124.8 us against
+    // 103.6 for the 256 x 128 cluster tile on an H100, 0.62 of its speed per tile slot.
+    if constexpr (kCfg.cluster_size() == 1 && kCfg.bm <= 128 && (kCfg.bn == 128 || kCfg.bn == 192) &&
+                  !kCfg.pingpong && !kCfg.split_k && !kRepack) {
       constexpr double kPerOperandOffSectors = 0.8;
       if (tiles > dev.sm_count) speed *= off_sectors_factor(kPerOperandOffSectors);
     }

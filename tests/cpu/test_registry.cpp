@@ -670,13 +670,22 @@ TEST(Registry, AutoChargesStreamKRangesAndCountsClusterWaves) {
       {"bf16", 4096, 832, 11008, "256x128x64.s4.persistent.c2.tmastore"},    // 117.8 / 115.6 against 150.9 / 131.2
       {"bf16", 11008, 640, 11008, "256x128x64.s4.persistent.c2.tmastore"},   // 232.5 / 221.2 against 273.3 / 241.0
       {"bf16", 14336, 704, 4096, "256x128x64.s4.persistent.c2.tmastore"},    // 132.4 / 129.1 against 146.0 / 132.9
-      {"bf16", 1000, 14336, 4096, "128x192x64.s4.persistent.tmastore"},      // 169.5 / 165.0 against 190.2 / 175.0
+      {"bf16", 1024, 14336, 6000, "128x192x64.s4.persistent.tmastore"},      // 242.0 / 235.9 against 256.8 / 238.8
       {"tf32", 1024, 11008, 4096, "256x128x32.s4.persistent.c2.tmastore"},   // 249.1 / 241.8 against 281.9 / 246.4
       // Where the ranges make a small part of a wave after few whole ones it still wins: H100,
       // 212.3 against 273.1 for the whole tiles, 688.0 against 761.2.
       {"bf16", 4096, 1280, 14336, "256x128x64.s4.persistent.c2.tmastore.streamk"},
       {"bf16", 11008, 2048, 11008, "256x128x64.s4.persistent.c2.tmastore.streamk"},
   });
+  // The ping-pong 128 x 128 tile took these after the two changes above (its score had been
+  // just below), and it is slow where B's columns are off whole lines (ldb = 6000 elements): against it, bf16 NT 14336 x
+  // 6000 x 1024 258.8 / 257.0 against 337.5 / 282.3, fp16 TN 2000 x 5000 x 6000 192.2 / 187.0
+  // against 256.8 / 198.2 (docs/results/h100_h200_stream_k_ranges.txt, runs 9-10).
+  using tilemm::Op;
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 14336, 6000, 1024, Op::N, Op::T)),
+            "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
+  EXPECT_EQ(auto_choice(typed_problem("fp16", 2000, 5000, 6000, Op::T, Op::N)),
+            "wgmma.fp16.256x128x64.s4.persistent.c2.tmastore.streamk");
 }
 
 TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
@@ -829,7 +838,12 @@ TEST(Registry, AutoChargesThePingPongTileForColumnsOffSectors) {
   EXPECT_EQ(choice(14336, 1000, 1000, Op::N), c2);                     // 61.4 against 78.6
   EXPECT_EQ(choice(14336, 1000, 1000, Op::T), c2);                     // 64.4 against 104.7
   EXPECT_EQ(choice(4096, 11008, 1000, Op::T), c2);                     // 164.9 against 301.5
-  EXPECT_EQ(choice(5000, 5000, 1000, Op::N), "wgmma.bf16.128x192x64.s4.persistent.tmastore");  // 156.5 against 179.4
+  // 5000 x 5000 x 1000 NN went to the 128 x 192 tile (156.5 against 179.4), and since that tile
+  // pays for the off-sector operands too, to the cluster entry: 98.3 / 94.8 against 134.2 /
+  // 120.4 on an H100 / H200 (docs/results/h100_h200_stream_k_ranges.txt, runs 9-10).
+  EXPECT_EQ(choice(5000, 5000, 1000, Op::N), c2);
+  // 3000^3 (both operands off) likewise left the 128 x 192 tile: 99.0 / 85.3 against 130.1 / 108.4.
+  EXPECT_EQ(choice(3000, 3000, 3000, Op::N), "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore");
   // On whole lines it keeps them: 14336 x 1024 x 1024 NN 51.1 against the cluster entry's 58.9.
   EXPECT_EQ(choice(14336, 1024, 1024, Op::N), pingpong);
   EXPECT_EQ(choice(1000, 14336, 1024, Op::T), pingpong);               // 46.4 (cuBLAS 50.9)
