@@ -926,8 +926,9 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // products with 1.2-5.2 waves of cluster tiles and k = 4096-14336 (docs/ladder.md,
 // "Stream-K's ranges run slower than whole tiles"), it was 0.21-0.34 of a tile where the
 // ranges make a fifth of a wave or less and 0.50-0.73 where they make 0.55-0.7 of one.
-// A range's k-blocks arrive slower than a whole tile's (Nsight Compute: the SMs that
-// share a panel no longer ask L2 for it at the same k, so their requests stop merging),
+// A range's k-blocks arrive slower than a whole tile's (Nsight Compute on a 128 x 128 tile
+// with stream-K: the SMs that share a panel no longer ask L2 for it at the same k, so their
+// requests stop merging),
 // so the ranges are charged as running at 0.65 of the whole tiles' rate, plus 10 us and
 // 0.15 of a tile.
 inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks,

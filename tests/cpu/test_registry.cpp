@@ -678,9 +678,10 @@ TEST(Registry, AutoChargesStreamKRangesAndCountsClusterWaves) {
       {"bf16", 11008, 2048, 11008, "256x128x64.s4.persistent.c2.tmastore.streamk"},
   });
   // The ping-pong 128 x 128 tile took these after the two changes above (its score had been
-  // just below), and it is slow where B's columns are off whole lines (ldb = 6000 elements): against it, bf16 NT 14336 x
-  // 6000 x 1024 258.8 / 257.0 against 337.5 / 282.3, fp16 TN 2000 x 5000 x 6000 192.2 / 187.0
-  // against 256.8 / 198.2 (docs/results/h100_h200_stream_k_ranges.txt, runs 9-10).
+  // just below), and it is slow where B's columns are off whole lines (ldb = 6000 elements).
+  // Against it: bf16 NT 14336 x 6000 x 1024 258.8 / 257.0 against 337.5 / 282.3, fp16 TN
+  // 2000 x 5000 x 6000 192.2 / 187.0 against 256.8 / 198.2 (docs/results/h100_h200_stream_k_ranges.txt,
+  // runs 9-10).
   using tilemm::Op;
   EXPECT_EQ(auto_choice(typed_problem("bf16", 14336, 6000, 1024, Op::N, Op::T)),
             "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
