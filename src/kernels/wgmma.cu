@@ -928,9 +928,8 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // ranges make a fifth of a wave or less and 0.50-0.73 where they make 0.55-0.7 of one.
 // A range's k-blocks arrive slower than a whole tile's (Nsight Compute on a 128 x 128 tile
 // with stream-K: the SMs that share a panel no longer ask L2 for it at the same k, so their
-// requests stop merging),
-// so the ranges are charged as running at 0.65 of the whole tiles' rate, plus 10 us and
-// 0.15 of a tile.
+// requests stop merging), so the ranges are charged as running at 0.65 of the whole tiles'
+// rate, plus 10 us and 0.15 of a tile.
 inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks,
                                   double tile_seconds) {
   const double whole = wave_efficiency(tiles, clusters);
@@ -1338,18 +1337,18 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
       return base + 100.0 * with_pass(relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9);
     }
-    if constexpr (kCfg.stream_k) {
-      return base + 100.0 * relative_speed *
-                        stream_k_efficiency(wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch), dev.sm_count / kCfg.cluster_n,
-                                            wgmma_k_blocks<kCfg>(p.k), tile_seconds(kCfg.bm, kCfg.bn)) *
-                        fill;
-    }
     // Waves are counted in clusters: a cluster whose second tile lies past n still holds its
     // two SMs, and fill already charges that tile's empty columns (counted per CTA tile, the
     // idle CTA was charged twice).
-    const double waves_busy = wave_efficiency(wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch),
-                                              dev.sm_count / kCfg.cluster_size());
-    return base + 100.0 * with_pass(speed * waves_busy * fill);
+    const std::int64_t cluster_tiles = wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch);
+    const std::int64_t clusters = dev.sm_count / kCfg.cluster_size();
+    if constexpr (kCfg.stream_k) {
+      return base + 100.0 * relative_speed *
+                        stream_k_efficiency(cluster_tiles, clusters, wgmma_k_blocks<kCfg>(p.k),
+                                            tile_seconds(kCfg.bm, kCfg.bn)) *
+                        fill;
+    }
+    return base + 100.0 * with_pass(speed * wave_efficiency(cluster_tiles, clusters) * fill);
   };
   e.can_implement = wgmma_can_implement<kCfg, kRepack, kTransposeOnly>;
   e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;
