@@ -930,13 +930,37 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // with stream-K: the SMs that share a panel no longer ask L2 for it at the same k, so their
 // requests stop merging), so the ranges are charged as running at 0.65 of the whole tiles'
 // rate, plus 10 us and 0.15 of a tile.
+// Where there are fewer tiles than clusters the ranges are all the work. Where, besides, every
+// tile is cut into the same whole number of ranges (none straddles two tiles) and A and B fit
+// in L2 together (`operands_fit_l2`, so that however the k-blocks are spread the k-loop does
+// not wait on DRAM), none of that holds: on an H100 (bf16 and fp16, 8 and 16 cluster tiles in
+// 4 ranges each, k = 1000-11008, operands of 16-44 MB; docs/ladder.md, "Few tiles with long
+// k") stream-K took the even split at the whole tiles' rate plus 20-30 us at every k. About
+// 8 us of that every entry pays (the 64 x 128 cluster-along-m tile's time over k starts
+// there), so these ranges are charged 17 us over the even split, where that is at most a
+// sixth of a tile (16-bit k >= 9200): below, the other tiles' scores are too far from their
+// times for 17 us to decide (at k = 8192, NN 1000 x 1024 ran 1.07-1.18x faster than the 64 x
+// 128 tile on both cards but NT 0.92x on an H200). Measured otherwise:
+// - ranges straddling tiles (66 ranges over 18 or 20 tiles) cost 27-40 us over the split:
+//   bf16 TT 1000 x 1280 x 11008 77.1 us against 60.0 for the staged 128 x 128 tile, TN 768 x
+//   1500 x 6000 45.2 against 37.6;
+// - larger operands stream from DRAM with the ranges as with whole tiles, and the split
+//   gains nothing: bf16 14336 x 256 x 11008 (56 tiles) 148.6 us against 129.9 whole, 512 x
+//   3000 x 11008 72.8 against 61.9 for the 128 x 128 tile.
+// There the charge above applies.
 inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks,
-                                  double tile_seconds) {
+                                  double tile_seconds, bool operands_fit_l2) {
   const double whole = wave_efficiency(tiles, clusters);
   constexpr double kWorthIt = 0.9;
-  if (stream_k_ranges(tiles, clusters, k_blocks) == 0 || whole >= kWorthIt) return 0.99 * whole;
-  constexpr double kFixedSeconds = 10e-6, kFixedTiles = 0.15, kRangeRate = 0.65;
+  const std::int64_t ranges = stream_k_ranges(tiles, clusters, k_blocks);
+  if (ranges == 0 || whole >= kWorthIt) return 0.99 * whole;
   const double waves = double(tiles) / double(clusters);
+  constexpr double kAllRangesSeconds = 17e-6;
+  const bool whole_ranges_per_tile = tiles < clusters && ranges % tiles == 0;
+  if (whole_ranges_per_tile && operands_fit_l2 && tile_seconds >= 6.0 * kAllRangesSeconds) {
+    return waves / (double(tiles) / double(ranges) + kAllRangesSeconds / tile_seconds);
+  }
+  constexpr double kFixedSeconds = 10e-6, kFixedTiles = 0.15, kRangeRate = 0.65;
   const double range_waves = double(tiles % clusters) / double(clusters);
   return waves / (waves + range_waves * (1.0 / kRangeRate - 1.0) + kFixedSeconds / tile_seconds + kFixedTiles);
 }
@@ -1219,6 +1243,16 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // choices to the staged 128 x 128 tile; 24 of them ran 1.054x faster on an H100 and 1.081x
     // on an H200, five or six TN/TT ones 1-6% slower (docs/ladder.md, "Clusters along m for
     // one wave only"). Elsewhere the pairing costs more than it saves.
+    // Where B's columns are off 32-byte sectors too, its k-loop is slower than that 0.85 says,
+    // which long k shows: on an H100 (docs/ladder.md, "Few tiles with long k") its time over k
+    // at 1000 x 1000 NT grew 5.7 ns per k (24.9 us at k = 3000, 70.9 at 11008), a rate of 0.45
+    // where the score said 0.79, and stream-K's even split of k ran 1.37x faster at k = 11008.
+    // Less the ~8 us its time starts at, it ran at 0.61 per tile slot where A's columns lie on
+    // sectors (1024 x 1000 x 11008 NT) and 0.48-0.52 where they are off them too (1000 x 1000 x
+    // {5000, 11008}): 0.62, and x0.8 for A off sectors, where m and n exceed 128 as there (the
+    // 64-row tiles' charge below has the same bounds). Where B's columns lie on sectors (ldb =
+    // 6000) it ran 1.03-1.13x faster than the 64 x 128 tile alone (1000 x 1000 x 6000 NN,
+    // 1024 x 1024 x 6000 NN, 128 x 6000 x 4096 NT, 6000 x 128 x 6000 TN): 0.85 stays there.
     double speed = relative_speed;
     // A rows x cols tile's time at this k at one SM's rate, and the stop between one
     // cooperative tile and the next (its staged epilogue and the next tile's first stage).
@@ -1237,9 +1271,18 @@ KernelEntry make_wgmma_entry(double relative_speed) {
              (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : per_operand);
     };
     const bool operands_on_whole_lines = on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type);
+    // Whether A and B fit in the L2 together (50 MB on the H100 and the H200 alike).
+    constexpr double kHopperL2Bytes = 50.0 * 1024 * 1024;
+    const bool operands_fit_l2 = double(p.m + p.n) * double(p.k) * double(p.batch) *
+                                     double(kCfg.element_bytes()) <= kHopperL2Bytes;
     if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
-      constexpr double kSpeedWhereBIsOffLines = 0.85;
-      if (!on_whole_lines(p.ldb, p.b_type) && tiles <= dev.sm_count) speed = kSpeedWhereBIsOffLines;
+      constexpr double kSpeedWhereBIsOffLines = 0.85, kSpeedWhereBIsOffSectors = 0.62, kWhereAIsOffSectors = 0.8;
+      if (!on_whole_lines(p.ldb, p.b_type) && tiles <= dev.sm_count) {
+        const bool as_measured_off_sectors = !columns_apart(p.ldb, p.b_type, 32) && p.m > 128 && p.n > 128;
+        speed = !as_measured_off_sectors
+                    ? kSpeedWhereBIsOffLines
+                    : kSpeedWhereBIsOffSectors * (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kWhereAIsOffSectors);
+      }
     }
     // The staged 128 x 128 tile where A's and B's columns lie on whole 128-byte lines:
     // per tile slot 0.93-0.99 of the 256 x 128 cluster entry on the LLM-layer shapes with
@@ -1288,7 +1331,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
         speed = std::min(speed, kWhereBIsOffLines * off_sectors_factor(kPerOperandOffSectors));
       }
     }
-    // The cooperative tiles of 128 columns without a cluster (128 x 128, 64 x 128) where
+    // The cooperative tiles of 128 columns without a cluster (128 x 128) where
     // columns are off 32-byte sectors, as the ping-pong tile (above) but measured with the
     // 128-byte L2 promotion such operands now get: on an H100, bf16 6000 x 1000 x 1000 and
     // 6000 x 1024 x 1000 (2.85 waves of 128 x 128 tiles) ran 1.17x (NN, NT: one operand off)
@@ -1299,10 +1342,25 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // than on the 192-row one, 128 x 11008 x 5000 TT (86 tiles) 1.07x. The 128 x 192 tile
     // (three consumers) pays the same: bf16 3000^3 (both operands off) ran 124.8 us against
     // 103.6 for the 256 x 128 cluster tile on an H100, 0.62 of its speed per tile slot.
-    if constexpr (kCfg.cluster_size() == 1 && kCfg.bm <= 128 && (kCfg.bn == 128 || kCfg.bn == 192) &&
+    if constexpr (kCfg.cluster_size() == 1 && kCfg.bm == 128 && (kCfg.bn == 128 || kCfg.bn == 192) &&
                   !kCfg.pingpong && !kCfg.split_k && !kRepack) {
       constexpr double kPerOperandOffSectors = 0.8;
       if (tiles > dev.sm_count) speed *= off_sectors_factor(kPerOperandOffSectors);
+    }
+    // The 64-row tiles without a cluster (64 x 128 with and without split-K, and 64 x 64
+    // ping-pong) pay more, however few their tiles: a 64-row box row of A is a single 128-byte
+    // line, five sectors where its column starts off them. On an H100 (docs/ladder.md, "Few
+    // tiles with long k"; bf16, one wave of 64 x 128 tiles, k = 11008) the 64 x 128 tile ran
+    // 1024 x 1024 NN in 51.0 us, but 1000 x 1000 NN (A off) in 74.4, 1024 x 1000 NT (B off) in
+    // 85.0 and 1000 x 1000 NT (both) in 102.8: 0.6-0.7 per operand. Against the score's other
+    // tiles the 64 x 64 ping-pong tile and split-K lost the same: x0.7 per such operand.
+    // Only where m and n both exceed 128, as in those products: the few-row and few-column
+    // products behave otherwise (bf16 16 x 11008 x 1000 TN, both off: 15.6 us on the 64 x 128
+    // tile against 18.8 on the staged 128 x 128 tile; 3000 x 128 x 6000 NN, A off: 25.8 us on
+    // the 64 x 64 ping-pong tile against 30.1 for the 64 x 128 cluster tile on an H200).
+    if constexpr (kCfg.cluster_size() == 1 && kCfg.bm == 64 && !kRepack) {
+      constexpr double kPerOperandOffSectors = 0.7;
+      if (p.m > 128 && p.n > 128) speed *= off_sectors_factor(kPerOperandOffSectors);
     }
     // The 192 x 128 cluster tile pays the cooperative tile's stop (above) on a tile a quarter
     // shorter than the 256 x 128 one, and where k is short, one that nothing hides: measured
@@ -1335,7 +1393,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     };
     if constexpr (kCfg.split_k) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
-      return base + 100.0 * with_pass(relative_speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9);
+      return base + 100.0 * with_pass(speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9);
     }
     // Waves are counted in clusters: a cluster whose second tile lies past n still holds its
     // two SMs, and fill already charges that tile's empty columns (counted per CTA tile, the
@@ -1345,7 +1403,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     if constexpr (kCfg.stream_k) {
       return base + 100.0 * relative_speed *
                         stream_k_efficiency(cluster_tiles, clusters, wgmma_k_blocks<kCfg>(p.k),
-                                            tile_seconds(kCfg.bm, kCfg.bn)) *
+                                            tile_seconds(kCfg.bm, kCfg.bn), operands_fit_l2) *
                         fill;
     }
     return base + 100.0 * with_pass(speed * wave_efficiency(cluster_tiles, clusters) * fill);

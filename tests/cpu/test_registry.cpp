@@ -689,6 +689,34 @@ TEST(Registry, AutoChargesStreamKRangesAndCountsClusterWaves) {
             "wgmma.fp16.256x128x64.s4.persistent.c2.tmastore.streamk");
 }
 
+TEST(Registry, AutoSplitsKOverFewTilesWhereTheOperandsFitL2) {
+  // Measured on an H100 and an H200 (docs/ladder.md, "Few tiles with long k"), us per run,
+  // stream-K against auto's previous pick in the same process (H100 / H200): where fewer
+  // cluster tiles than clusters are each cut into whole ranges, A and B fit in L2 and k is
+  // long, stream-K's ranges cost the even split plus 17 us over what every entry pays.
+  using tilemm::Op;
+  const std::string streamk = ".256x128x64.s4.persistent.c2.tmastore.streamk";
+  // 51.1 / 49.2 against 74.0 / 60.2 for the 64 x 128 tile.
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1000, 11008)), "wgmma.bf16" + streamk);
+  // 52.0 / 49.6 against 70.6 / 60.5 for the 64 x 128 tile in clusters along m.
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1000, 11008, Op::N, Op::T)), "wgmma.bf16" + streamk);
+  // 51.8 / 50.2 against 61.5 / 52.6 for the same.
+  EXPECT_EQ(auto_choice(typed_problem("fp16", 1000, 1000, 11008, Op::T, Op::T)), "wgmma.fp16" + streamk);
+  // Not where ranges straddle tiles (66 ranges over 20 tiles): 77.1 against 60.0 for the
+  // staged 128 x 128 tile on an H100.
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1280, 11008, Op::T, Op::T)),
+            "wgmma.bf16.128x128x64.s6.persistent.tmastore");
+  // Not where A and B (321 MB) stream from DRAM: 148.6 against 129.9 for the whole tiles.
+  EXPECT_NE(auto_choice(typed_problem("bf16", 14336, 256, 11008)), "wgmma.bf16" + streamk);
+  // Not at shorter k, where the 17 us decides less than the other scores' errors: NT 1000 x
+  // 1024 x 8192 ran 42.6 against 39.5 for the 64 x 128 tile on an H200 (1.15x faster on an
+  // H100), and 1000 x 1000 x 3000 24.9 against 37.7 in clusters along m (H100).
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1024, 8192, Op::N, Op::T)),
+            "wgmma.bf16.64x128x64.s8.persistent.tmastore");
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1000, 3000, Op::N, Op::T)),
+            "wgmma.bf16.64x128x64.s8.persistent.c2m.tmastore");
+}
+
 TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
   // Measured on the H200 (docs/ladder.md, "The 128 x 128 tile on whole lines"), us per run,
   // auto's new pick against its previous one in the same process. The ping-pong 128 x 128
