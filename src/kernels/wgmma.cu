@@ -1218,7 +1218,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   // keep busy x the share of the tile that lies inside m and n (a 256-row tile computes 16
   // useful rows when m = 16; a cluster of two 128-column tiles has one CTA idle when
   // n <= 128, as in a decode step's TN form, 11008 x 16 x 4096). Split-K pays a
-  // partial-sum pass (taken as 10%).
+  // partial-sum pass (by its time; see there).
   // One SM's measured rate on the H200: ~5.9 TFLOP/s for 16-bit inputs (780 / 132), ~3.0
   // for tf32 (400 / 132).
   constexpr double kSmFlopsPerSecond = kCfg.input == TilemmMmaInput::TF32 ? 3.0e12 : 5.9e12;
@@ -1271,7 +1271,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
              (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : per_operand);
     };
     const bool operands_on_whole_lines = on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type);
-    // Whether A and B fit in the L2 together (50 MB on the H100 and the H200 alike).
+    // Whether A and B fit in the L2 together: the H100's 50 MiB (the H200 has 60; the smaller
+    // keeps the measured side of the line on both).
     constexpr double kHopperL2Bytes = 50.0 * 1024 * 1024;
     const bool operands_fit_l2 = double(p.m + p.n) * double(p.k) * double(p.batch) *
                                      double(kCfg.element_bytes()) <= kHopperL2Bytes;
@@ -1391,9 +1392,32 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       }
       return share;
     };
-    if constexpr (kCfg.split_k) {
+    // Split-K is scored by time: its k-loop over tiles x slices work items, and the partial-sum
+    // pass, whose time does not grow with k: ~3 us plus the slices' fp32 partials written and
+    // read back at L2 speed (~6 TB/s). A flat 0.4 x 0.9 had it win where that pass is most of
+    // the call. Measured (docs/ladder.md, "Split-K's pass is a fixed cost"):
+    // - with one slice, split-K took 3.8-6.4 us longer than the 64 x 128 tile at every k from
+    //   1000 to 11008 (H100; bf16 1000 x 1000, 1024 x 1024, 512 x 2000);
+    // - its k-loop runs at the 64 x 64 ping-pong tile's 0.55, not the 64 x 128 tile's 0.8: with
+    //   as many work items on whole lines, the ping-pong tile ran long k as fast or faster (H100,
+    //   bf16 NT 128 x 4096 x 8192 30.7 against 34.5 us; NN 1024 x 512 x 8192 27.7 against 29.5);
+    // - so at k <= 1024 (and 2000 x 128 x 3000) the ping-pong tile wins: 19 shapes that moved
+    //   ran 1.00-1.39x faster on an H100 and 1.01-1.34x on an H200 (bf16 NN 2048 x 128 x 1024
+    //   12.2 -> 9.0 us).
+    // tf32's `.transpose` split-K keeps the flat score that its 0.83 against wgmma_rs was
+    // measured with.
+    if constexpr (kCfg.split_k && kRepack) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
       return base + 100.0 * with_pass(speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9);
+    } else if constexpr (kCfg.split_k) {
+      const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
+      constexpr double kLoopSpeed = 0.55, kPassSeconds = 3e-6, kPassBytesPerSecond = 6e12;
+      const double loop_share =
+          kLoopSpeed * (speed / relative_speed) * wave_efficiency(tiles * slices, dev.sm_count) * fill;
+      const double loop_seconds = p.flops() / (loop_share * kSmFlopsPerSecond * dev.sm_count);
+      const double pass_seconds =
+          kPassSeconds + 2.0 * double(slices) * double(p.m) * double(p.n) * double(p.batch) * 4.0 / kPassBytesPerSecond;
+      return base + 100.0 * loop_share * loop_seconds / (loop_seconds + pass_seconds);
     }
     // Waves are counted in clusters: a cluster whose second tile lies past n still holds its
     // two SMs, and fill already charges that tile's empty columns (counted per CTA tile, the
@@ -1443,7 +1467,8 @@ struct WgmmaConfigTable {
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
   // ran 1000^3 at 95 TFLOP/s against 134 for the 128 x 128 entry (and 1024^3 134 against
   // 141), so it must lose there, while it must win the m = 16 and m = 128 shapes (where
-  // it lifted bf16 from 0.28-0.48x cuBLAS to 0.64-0.91x); 0.4 does both.
+  // it lifted bf16 from 0.28-0.48x cuBLAS to 0.64-0.91x); 0.4 does both. Only tf32's
+  // `.transpose` split-K still scores with it; the others are scored by time (see the score).
   // The staged 128 x 128 entry serves the shapes the 128 x 128 tile wins (few tiles:
   // 1000^3, m = 16 or 128 with n >= 11008); 0.83 puts it just above the direct one. Where
   // A's and B's columns lie on whole 128-byte lines the score raises it to 0.95 (measured on

@@ -717,6 +717,25 @@ TEST(Registry, AutoSplitsKOverFewTilesWhereTheOperandsFitL2) {
             "wgmma.bf16.64x128x64.s8.persistent.c2m.tmastore");
 }
 
+TEST(Registry, AutoChargesSplitKsPassByItsTime) {
+  // Split-K is scored by time: its k-loop at the 64 x 64 ping-pong tile's rate plus a
+  // partial-sum pass that does not grow with k (docs/ladder.md, "Split-K's pass is a fixed
+  // cost"). Measured, us per run on an H100 / H200, auto's pick against the other in one process.
+  using tilemm::Op;
+  // Short k: the pass is most of the call. 9.0 / 8.9 against 12.2 / 11.6 for split-K.
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 2048, 128, 1024)),
+            "wgmma.bf16.64x64x64.s12.persistent.tmastore.pingpong");
+  // 8.7 / 8.6 against 12.1 / 11.2.
+  EXPECT_EQ(auto_choice(typed_problem("fp16", 256, 1024, 1024, Op::N, Op::T)),
+            "wgmma.fp16.64x64x64.s12.persistent.tmastore.pingpong");
+  // Long k: split-K's slices fill the GPU where the ping-pong tiles leave a third of it idle.
+  // 38.5 / 32.5 against 47.2 / 47.0, and 30.5 / 25.8 against 34.7 / 34.7.
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 896, 384, 16384, Op::N, Op::T)),
+            "wgmma.bf16.64x128x64.s8.persistent.splitk");
+  EXPECT_EQ(auto_choice(typed_problem("fp16", 384, 896, 11008, Op::T, Op::T)),
+            "wgmma.fp16.64x128x64.s8.persistent.splitk");
+}
+
 TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
   // Measured on the H200 (docs/ladder.md, "The 128 x 128 tile on whole lines"), us per run,
   // auto's new pick against its previous one in the same process. The ping-pong 128 x 128
