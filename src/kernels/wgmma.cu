@@ -934,16 +934,17 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // tile is cut into the same whole number of ranges (none straddles two tiles) and A and B fit
 // in L2 together (`operands_fit_l2`, so that however the k-blocks are spread the k-loop does
 // not wait on DRAM), none of that holds: on an H100 (bf16 and fp16, 8 and 16 cluster tiles in
-// 4 ranges each, k = 1000-11008, operands of 16-44 MB; docs/ladder.md, "Few tiles with long
+// 4 ranges each, k = 1000-11008, operands of 4-44 MB; docs/ladder.md, "Few tiles with long
 // k") stream-K took the even split at the whole tiles' rate plus 20-30 us at every k. About
 // 8 us of that every entry pays (the 64 x 128 cluster-along-m tile's time over k starts
 // there), so these ranges are charged 17 us over the even split, where that is at most a
 // sixth of a tile (16-bit k >= 9200): below, the other tiles' scores are too far from their
-// times for 17 us to decide (at k = 8192, NN 1000 x 1024 ran 1.07-1.18x faster than the 64 x
+// times for 17 us to decide (at k = 8192, NN 1000 x 1024 ran 1.07-1.19x faster than the 64 x
 // 128 tile on both cards but NT 0.92x on an H200). Measured otherwise:
-// - ranges straddling tiles (66 ranges over 18 or 20 tiles) cost 27-40 us over the split:
-//   bf16 TT 1000 x 1280 x 11008 77.1 us against 60.0 for the staged 128 x 128 tile, TN 768 x
-//   1500 x 6000 45.2 against 37.6;
+// - with ranges straddling tiles (66 ranges over 18 or 20 tiles) it lost: bf16 TT 1000 x 1280 x
+//   11008 77.1 us against 60.0 for the staged 128 x 128 tile (40 us over the split; but its
+//   operands, 50.2 MB, also fill the L2, and 32 tiles in 66 ranges cost 22-25 us: which of the
+//   two cost it was not separated), TN 768 x 1500 x 6000 45.2 against 37.6;
 // - larger operands stream from DRAM with the ranges as with whole tiles, and the split
 //   gains nothing: bf16 14336 x 256 x 11008 (56 tiles) 148.6 us against 129.9 whole, 512 x
 //   3000 x 11008 72.8 against 61.9 for the 128 x 128 tile.
