@@ -516,6 +516,22 @@ void expect_native_choices(std::initializer_list<NativeCase> cases) {
   }
 }
 
+// The same for a product in any layout (leading dimensions at their minimum).
+struct LayoutCase {
+  const char* dtype;
+  std::int64_t m, n, k;
+  tilemm::Op opa, opb;
+  const char* entry;
+};
+
+void expect_layout_choices(std::initializer_list<LayoutCase> cases) {
+  for (const LayoutCase& c : cases) {
+    EXPECT_EQ(auto_choice(typed_problem(c.dtype, c.m, c.n, c.k, c.opa, c.opb)),
+              "wgmma." + std::string(c.dtype) + "." + c.entry)
+        << c.dtype << " " << c.m << " x " << c.n << " x " << c.k;
+  }
+}
+
 TEST(Registry, AutoTakesThreeConsumersWhere128RowTilesLeaveTheLastWaveEmpty) {
   // Measured on the H200 (docs/ladder.md, "three consumers, the 128 x 192 tile"), bf16,
   // us a product, 10 back to back: the 128 x 192 tile against auto's previous choice.
@@ -695,27 +711,26 @@ TEST(Registry, AutoSplitsKOverFewTilesWhereTheOperandsFitL2) {
   // cluster tiles than clusters are each cut into whole ranges, A and B fit in L2 and k is
   // long, stream-K's ranges cost the even split plus 17 us over what every entry pays.
   using tilemm::Op;
-  const std::string streamk = ".256x128x64.s4.persistent.c2.tmastore.streamk";
-  // 51.1 / 49.2 against 74.0 / 60.2 for the 64 x 128 tile.
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1000, 11008)), "wgmma.bf16" + streamk);
-  // 52.0 / 49.6 against 70.6 / 60.5 for the 64 x 128 tile in clusters along m.
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1000, 11008, Op::N, Op::T)), "wgmma.bf16" + streamk);
-  // 51.8 / 50.2 against 61.5 / 52.6 for the same.
-  EXPECT_EQ(auto_choice(typed_problem("fp16", 1000, 1000, 11008, Op::T, Op::T)), "wgmma.fp16" + streamk);
-  // Not where ranges straddle tiles (66 ranges over 20 tiles; its 50.2 MB of operands also
-  // fill the L2, and which of the two cost it was not separated): 77.1 against 60.0 for the
-  // staged 128 x 128 tile on an H100.
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1280, 11008, Op::T, Op::T)),
-            "wgmma.bf16.128x128x64.s6.persistent.tmastore");
+  const char* streamk = "256x128x64.s4.persistent.c2.tmastore.streamk";
+  expect_layout_choices({
+      // 51.1 / 49.2 against 74.0 / 60.2 for the 64 x 128 tile.
+      {"bf16", 1000, 1000, 11008, Op::N, Op::N, streamk},
+      // 52.0 / 49.6 against 70.6 / 60.5 for the 64 x 128 tile in clusters along m.
+      {"bf16", 1000, 1000, 11008, Op::N, Op::T, streamk},
+      // 51.8 / 50.2 against 61.5 / 52.6 for the same.
+      {"fp16", 1000, 1000, 11008, Op::T, Op::T, streamk},
+      // Not where ranges straddle tiles (66 ranges over 20 tiles; its 50.2 MB of operands also
+      // fill the L2, and which of the two cost it was not separated): 77.1 against 60.0 for
+      // the staged 128 x 128 tile on an H100.
+      {"bf16", 1000, 1280, 11008, Op::T, Op::T, "128x128x64.s6.persistent.tmastore"},
+      // Not at shorter k, where the 17 us decides less than the other scores' errors: NT 1000
+      // x 1024 x 8192 ran 42.6 against 39.5 for the 64 x 128 tile on an H200 (1.15x faster on
+      // an H100), and 1000 x 1000 x 3000 24.9 against 37.7 in clusters along m (H100).
+      {"bf16", 1000, 1024, 8192, Op::N, Op::T, "64x128x64.s8.persistent.tmastore"},
+      {"bf16", 1000, 1000, 3000, Op::N, Op::T, "64x128x64.s8.persistent.c2m.tmastore"},
+  });
   // Not where A and B (321 MB) stream from DRAM: 148.6 against 129.9 for the whole tiles.
-  EXPECT_NE(auto_choice(typed_problem("bf16", 14336, 256, 11008)), "wgmma.bf16" + streamk);
-  // Not at shorter k, where the 17 us decides less than the other scores' errors: NT 1000 x
-  // 1024 x 8192 ran 42.6 against 39.5 for the 64 x 128 tile on an H200 (1.15x faster on an
-  // H100), and 1000 x 1000 x 3000 24.9 against 37.7 in clusters along m (H100).
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1024, 8192, Op::N, Op::T)),
-            "wgmma.bf16.64x128x64.s8.persistent.tmastore");
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 1000, 1000, 3000, Op::N, Op::T)),
-            "wgmma.bf16.64x128x64.s8.persistent.c2m.tmastore");
+  EXPECT_NE(auto_choice(typed_problem("bf16", 14336, 256, 11008)), "wgmma.bf16." + std::string(streamk));
 }
 
 TEST(Registry, AutoChargesSplitKsPassByItsTime) {
@@ -723,18 +738,16 @@ TEST(Registry, AutoChargesSplitKsPassByItsTime) {
   // partial-sum pass that does not grow with k (docs/ladder.md, "Split-K's pass is a fixed
   // cost"). Measured, us per run on an H100 / H200, auto's pick against the other in one process.
   using tilemm::Op;
-  // Short k: the pass is most of the call. 9.0 / 8.9 against 12.2 / 11.6 for split-K.
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 2048, 128, 1024)),
-            "wgmma.bf16.64x64x64.s12.persistent.tmastore.pingpong");
-  // 8.7 / 8.6 against 12.1 / 11.2.
-  EXPECT_EQ(auto_choice(typed_problem("fp16", 256, 1024, 1024, Op::N, Op::T)),
-            "wgmma.fp16.64x64x64.s12.persistent.tmastore.pingpong");
-  // Long k: split-K's slices fill the GPU where the ping-pong tiles leave a third of it idle.
-  // 38.5 / 32.5 against 47.2 / 47.0, and 30.5 / 25.8 against 34.7 / 34.7.
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 896, 384, 16384, Op::N, Op::T)),
-            "wgmma.bf16.64x128x64.s8.persistent.splitk");
-  EXPECT_EQ(auto_choice(typed_problem("fp16", 384, 896, 11008, Op::T, Op::T)),
-            "wgmma.fp16.64x128x64.s8.persistent.splitk");
+  expect_layout_choices({
+      // Short k: the pass is most of the call. 9.0 / 8.9 against 12.2 / 11.6 for split-K.
+      {"bf16", 2048, 128, 1024, Op::N, Op::N, "64x64x64.s12.persistent.tmastore.pingpong"},
+      // 8.7 / 8.6 against 12.1 / 11.2.
+      {"fp16", 256, 1024, 1024, Op::N, Op::T, "64x64x64.s12.persistent.tmastore.pingpong"},
+      // Long k: split-K's slices fill the GPU where the ping-pong tiles leave a third of it
+      // idle. 38.5 / 32.5 against 47.2 / 47.0, and 30.5 / 25.8 against 34.7 / 34.7.
+      {"bf16", 896, 384, 16384, Op::N, Op::T, "64x128x64.s8.persistent.splitk"},
+      {"fp16", 384, 896, 11008, Op::T, Op::T, "64x128x64.s8.persistent.splitk"},
+  });
 }
 
 TEST(Registry, AutoTakesThe128x128TileOnWholeLines) {
