@@ -1272,6 +1272,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
              (columns_apart(p.ldb, p.b_type, 32) ? 1.0 : per_operand);
     };
     const bool operands_on_whole_lines = on_whole_lines(p.lda, p.a_type) && on_whole_lines(p.ldb, p.b_type);
+    // The 64-row tiles' charges for columns off sectors (below) hold where they were measured,
+    // on products with more than 128 rows and columns.
+    const bool rows_and_columns_above_128 = p.m > 128 && p.n > 128;
     // Whether A and B fit in the L2 together: the H100's 50 MiB (the H200 has 60; the smaller
     // keeps the measured side of the line on both).
     constexpr double kHopperL2Bytes = 50.0 * 1024 * 1024;
@@ -1280,10 +1283,10 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kSpeedWhereBIsOffLines = 0.85, kSpeedWhereBIsOffSectors = 0.62, kWhereAIsOffSectors = 0.8;
       if (!on_whole_lines(p.ldb, p.b_type) && tiles <= dev.sm_count) {
-        const bool as_measured_off_sectors = !columns_apart(p.ldb, p.b_type, 32) && p.m > 128 && p.n > 128;
-        speed = !as_measured_off_sectors
-                    ? kSpeedWhereBIsOffLines
-                    : kSpeedWhereBIsOffSectors * (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kWhereAIsOffSectors);
+        const bool b_off_sectors = !columns_apart(p.ldb, p.b_type, 32);
+        speed = b_off_sectors && rows_and_columns_above_128
+                    ? kSpeedWhereBIsOffSectors * (columns_apart(p.lda, p.a_type, 32) ? 1.0 : kWhereAIsOffSectors)
+                    : kSpeedWhereBIsOffLines;
       }
     }
     // The staged 128 x 128 tile where A's and B's columns lie on whole 128-byte lines:
@@ -1360,10 +1363,12 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // products behave otherwise (bf16 16 x 11008 x 1000 TN, both off: 15.6 us on the 64 x 128
     // tile against 18.8 on the staged 128 x 128 tile; 3000 x 128 x 6000 NN, A off: 25.8 us on
     // the 64 x 64 ping-pong tile against 30.1 for the 64 x 128 cluster tile on an H200).
+    double off_sectors_charge_64_rows = 1.0;
     if constexpr (kCfg.cluster_size() == 1 && kCfg.bm == 64 && !kRepack) {
       constexpr double kPerOperandOffSectors = 0.7;
-      if (p.m > 128 && p.n > 128) speed *= off_sectors_factor(kPerOperandOffSectors);
+      if (rows_and_columns_above_128) off_sectors_charge_64_rows = off_sectors_factor(kPerOperandOffSectors);
     }
+    speed *= off_sectors_charge_64_rows;
     // The 192 x 128 cluster tile pays the cooperative tile's stop (above) on a tile a quarter
     // shorter than the 256 x 128 one, and where k is short, one that nothing hides: measured
     // on the H200 (docs/ladder.md, "the 192-row cluster tile"), bf16 3072 x 1024 x 1024 (one
@@ -1407,18 +1412,17 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     //   12.2 -> 9.0 us).
     // tf32's `.transpose` split-K keeps the flat score that its 0.83 against wgmma_rs was
     // measured with.
-    if constexpr (kCfg.split_k && kRepack) {
+    if constexpr (kCfg.split_k) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
-      return base + 100.0 * with_pass(speed * wave_efficiency(tiles * slices, dev.sm_count) * fill * 0.9);
-    } else if constexpr (kCfg.split_k) {
-      const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
+      const double work_items_busy = wave_efficiency(tiles * slices, dev.sm_count);
+      if constexpr (kRepack) return base + 100.0 * with_pass(speed * work_items_busy * fill * 0.9);
       constexpr double kLoopSpeed = 0.55, kPassSeconds = 3e-6, kPassBytesPerSecond = 6e12;
-      const double loop_share =
-          kLoopSpeed * (speed / relative_speed) * wave_efficiency(tiles * slices, dev.sm_count) * fill;
-      const double loop_seconds = p.flops() / (loop_share * kSmFlopsPerSecond * dev.sm_count);
-      const double pass_seconds =
-          kPassSeconds + 2.0 * double(slices) * double(p.m) * double(p.n) * double(p.batch) * 4.0 / kPassBytesPerSecond;
-      return base + 100.0 * loop_share * loop_seconds / (loop_seconds + pass_seconds);
+      const double gpu_flops_per_second = kSmFlopsPerSecond * dev.sm_count;
+      const double loop_seconds =
+          p.flops() / (kLoopSpeed * off_sectors_charge_64_rows * work_items_busy * fill * gpu_flops_per_second);
+      const double partial_bytes = double(slices) * double(p.m) * double(p.n) * double(p.batch) * 4.0;
+      const double pass_seconds = kPassSeconds + 2.0 * partial_bytes / kPassBytesPerSecond;
+      return base + 100.0 * p.flops() / ((loop_seconds + pass_seconds) * gpu_flops_per_second);
     }
     // Waves are counted in clusters: a cluster whose second tile lies past n still holds its
     // two SMs, and fill already charges that tile's empty columns (counted per CTA tile, the

@@ -699,10 +699,10 @@ TEST(Registry, AutoChargesStreamKRangesAndCountsClusterWaves) {
   // 2000 x 5000 x 6000 192.2 / 187.0 against 256.8 / 198.2 (docs/results/h100_h200_stream_k_ranges.txt,
   // runs 9-10).
   using tilemm::Op;
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 14336, 6000, 1024, Op::N, Op::T)),
-            "wgmma.bf16.256x128x64.s4.persistent.c2.tmastore");
-  EXPECT_EQ(auto_choice(typed_problem("fp16", 2000, 5000, 6000, Op::T, Op::N)),
-            "wgmma.fp16.256x128x64.s4.persistent.c2.tmastore.streamk");
+  expect_layout_choices({
+      {"bf16", 14336, 6000, 1024, Op::N, Op::T, "256x128x64.s4.persistent.c2.tmastore"},
+      {"fp16", 2000, 5000, 6000, Op::T, Op::N, "256x128x64.s4.persistent.c2.tmastore.streamk"},
+  });
 }
 
 TEST(Registry, AutoSplitsKOverFewTilesWhereTheOperandsFitL2) {
