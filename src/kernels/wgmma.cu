@@ -931,26 +931,28 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // requests stop merging), so the ranges are charged as running at 0.65 of the whole tiles'
 // rate, plus 10 us and 0.15 of a tile.
 // Where there are fewer tiles than clusters the ranges are all the work. Where, besides, every
-// tile is cut into the same whole number of ranges (none straddles two tiles) and A and B fit
-// in L2 together (`operands_fit_l2`, so that however the k-blocks are spread the k-loop does
-// not wait on DRAM), none of that holds: on an H100 (bf16 and fp16, 8 and 16 cluster tiles in
-// 4 ranges each, k = 1000-11008, operands of 4-44 MB; docs/ladder.md, "Few tiles with long
-// k") stream-K took the even split at the whole tiles' rate plus 20-30 us at every k. About
-// 8 us of that every entry pays (the 64 x 128 cluster-along-m tile's time over k starts
-// there), so these ranges are charged 17 us over the even split, where that is at most a
-// sixth of a tile (16-bit k >= 9200): below, the other tiles' scores are too far from their
-// times for 17 us to decide (at k = 8192, NN 1000 x 1024 ran 1.07-1.19x faster than the 64 x
-// 128 tile on both cards but NT 0.92x on an H200). Measured otherwise:
-// - with ranges straddling tiles (66 ranges over 18 or 20 tiles) it lost: bf16 TT 1000 x 1280 x
-//   11008 77.1 us against 60.0 for the staged 128 x 128 tile (40 us over the split; but its
-//   operands, 50.2 MB, also fill the L2, and 32 tiles in 66 ranges cost 22-25 us: which of the
-//   two cost it was not separated), TN 768 x 1500 x 6000 45.2 against 37.6;
-// - larger operands stream from DRAM with the ranges as with whole tiles, and the split
-//   gains nothing: bf16 14336 x 256 x 11008 (56 tiles) 148.6 us against 129.9 whole, 512 x
-//   3000 x 11008 72.8 against 61.9 for the 128 x 128 tile.
+// tile is cut into the same whole number of ranges (none straddles two tiles), none of that
+// holds: on an H100 (bf16 and fp16, 8 and 16 cluster tiles in 4 ranges each, k = 1000-11008,
+// operands of 4-44 MB; docs/ladder.md, "Few tiles with long k") stream-K took the even split
+// at the whole tiles' rate plus 20-30 us at every k. About 8 us of that every entry pays (the
+// 64 x 128 cluster-along-m tile's time over k starts there), so these ranges are charged 17 us
+// over the even split, where that is at most a sixth of a tile (16-bit k >= 9200): below, the
+// other tiles' scores are too far from their times for 17 us to decide (at k = 8192, NN 1000 x
+// 1024 ran 1.07-1.19x faster than the 64 x 128 tile on both cards but NT 0.92x on an H200).
+// How much of A and B fits in L2 does not matter there: with operands of 52-272 MiB (the
+// H100's L2 holds 50, the H200's 60), stream-K ran 38 such products 1.04-1.61x faster than the
+// 64 x 128 tiles on an H100 (1.31x in geometric mean) and 0.97-1.47x on an H200 (1.18x); bf16
+// NN 1000 x 1000 x 16384 63.6 against 102.2 us, tf32 TN 4096 x 256 x 14336 112.6 against 154.8
+// (H100; docs/ladder.md, "Whole ranges, not the L2, decide"). Range j of every tile starts at
+// the same k, so the SMs that share a panel still ask L2 for it together: presumably why.
+// Where ranges straddle tiles it lost, whatever the operands' size:
+// - bf16 TT 1000 x 1280 x 11008 (20 tiles in 66 ranges) 77.1 us against 60.0 for the staged
+//   128 x 128 tile, TN 768 x 1500 x 6000 (18 in 66) 45.2 against 37.6;
+// - bf16 14336 x 256 x 11008 (56 tiles in 66 ranges, 321 MB of operands) 148.6 us against 129.9
+//   whole, 512 x 3000 x 11008 (24 tiles in 66 ranges) 72.8 against 61.9 for the 128 x 128 tile.
 // There the charge above applies.
 inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks,
-                                  double tile_seconds, bool operands_fit_l2) {
+                                  double tile_seconds) {
   const double whole = wave_efficiency(tiles, clusters);
   constexpr double kWorthIt = 0.9;
   const std::int64_t ranges = stream_k_ranges(tiles, clusters, k_blocks);
@@ -958,7 +960,7 @@ inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std
   const double waves = double(tiles) / double(clusters);
   constexpr double kAllRangesSeconds = 17e-6;
   const bool whole_ranges_per_tile = tiles < clusters && ranges % tiles == 0;
-  if (whole_ranges_per_tile && operands_fit_l2 && tile_seconds >= 6.0 * kAllRangesSeconds) {
+  if (whole_ranges_per_tile && tile_seconds >= 6.0 * kAllRangesSeconds) {
     return waves / (double(tiles) / double(ranges) + kAllRangesSeconds / tile_seconds);
   }
   constexpr double kFixedSeconds = 10e-6, kFixedTiles = 0.15, kRangeRate = 0.65;
@@ -1275,11 +1277,6 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // The 64-row tiles' charges for columns off sectors (below) hold where they were measured,
     // on products with more than 128 rows and columns.
     const bool rows_and_columns_above_128 = p.m > 128 && p.n > 128;
-    // Whether A and B fit in the L2 together: the H100's 50 MiB (the H200 has 60; the smaller
-    // keeps the measured side of the line on both).
-    constexpr double kHopperL2Bytes = 50.0 * 1024 * 1024;
-    const bool operands_fit_l2 = double(p.m + p.n) * double(p.k) * double(p.batch) *
-                                     double(kCfg.element_bytes()) <= kHopperL2Bytes;
     if constexpr (kCfg.cluster_m > 1 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kSpeedWhereBIsOffLines = 0.85, kSpeedWhereBIsOffSectors = 0.62, kWhereAIsOffSectors = 0.8;
       if (!on_whole_lines(p.ldb, p.b_type) && tiles <= dev.sm_count) {
@@ -1432,7 +1429,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     if constexpr (kCfg.stream_k) {
       return base + 100.0 * relative_speed *
                         stream_k_efficiency(cluster_tiles, clusters, wgmma_k_blocks<kCfg>(p.k),
-                                            tile_seconds(kCfg.bm, kCfg.bn), operands_fit_l2) *
+                                            tile_seconds(kCfg.bm, kCfg.bn)) *
                         fill;
     }
     return base + 100.0 * with_pass(speed * wave_efficiency(cluster_tiles, clusters) * fill);

@@ -705,11 +705,12 @@ TEST(Registry, AutoChargesStreamKRangesAndCountsClusterWaves) {
   });
 }
 
-TEST(Registry, AutoSplitsKOverFewTilesWhereTheOperandsFitL2) {
-  // Measured on an H100 and an H200 (docs/ladder.md, "Few tiles with long k"), us per run,
-  // stream-K against auto's previous pick in the same process (H100 / H200): where fewer
-  // cluster tiles than clusters are each cut into whole ranges, A and B fit in L2 and k is
-  // long, stream-K's ranges cost the even split plus 17 us over what every entry pays.
+TEST(Registry, AutoSplitsKOverFewTilesCutIntoWholeRanges) {
+  // Measured on an H100 and an H200 (docs/ladder.md, "Few tiles with long k" and "Whole
+  // ranges, not the L2, decide"), us per run, stream-K against auto's previous pick in the
+  // same process (H100 / H200): where fewer cluster tiles than clusters are each cut into
+  // whole ranges and k is long, stream-K's ranges cost the even split plus 17 us over what
+  // every entry pays, however large A and B are.
   using tilemm::Op;
   const char* streamk = "256x128x64.s4.persistent.c2.tmastore.streamk";
   expect_layout_choices({
@@ -719,9 +720,14 @@ TEST(Registry, AutoSplitsKOverFewTilesWhereTheOperandsFitL2) {
       {"bf16", 1000, 1000, 11008, Op::N, Op::T, streamk},
       // 51.8 / 50.2 against 61.5 / 52.6 for the same.
       {"fp16", 1000, 1000, 11008, Op::T, Op::T, streamk},
-      // Not where ranges straddle tiles (66 ranges over 20 tiles; its 50.2 MB of operands also
-      // fill the L2, and which of the two cost it was not separated): 77.1 against 60.0 for
-      // the staged 128 x 128 tile on an H100.
+      // Operands larger than the H100's 50 MiB L2: 54.7 MiB, 59.0 / 56.8 against 88.6 / 75.6 for
+      // the 64 x 128 tile; 62.5 MiB, 63.6 against 102.2 on an H100.
+      {"bf16", 1000, 1000, 14336, Op::N, Op::N, streamk},
+      {"bf16", 1000, 1000, 16384, Op::N, Op::N, streamk},
+      // tf32, 238 MiB: 112.6 against 154.8 for the 64 x 128 tile on an H100.
+      {"tf32", 4096, 256, 14336, Op::T, Op::N, "256x128x32.s4.persistent.c2.tmastore.streamk"},
+      // Not where ranges straddle tiles (66 ranges over 20 tiles): 77.1 against 60.0 for the
+      // staged 128 x 128 tile on an H100.
       {"bf16", 1000, 1280, 11008, Op::T, Op::T, "128x128x64.s6.persistent.tmastore"},
       // Not at shorter k, where the 17 us decides less than the other scores' errors: NT 1000
       // x 1024 x 8192 ran 42.6 against 39.5 for the 64 x 128 tile on an H200 (1.15x faster on
@@ -729,7 +735,8 @@ TEST(Registry, AutoSplitsKOverFewTilesWhereTheOperandsFitL2) {
       {"bf16", 1000, 1024, 8192, Op::N, Op::T, "64x128x64.s8.persistent.tmastore"},
       {"bf16", 1000, 1000, 3000, Op::N, Op::T, "64x128x64.s8.persistent.c2m.tmastore"},
   });
-  // Not where A and B (321 MB) stream from DRAM: 148.6 against 129.9 for the whole tiles.
+  // Nor where 56 tiles are cut into 66 ranges, which straddle them: 148.6 against 129.9 for
+  // the whole tiles.
   EXPECT_NE(auto_choice(typed_problem("bf16", 14336, 256, 11008)), "wgmma.bf16." + std::string(streamk));
 }
 
