@@ -558,13 +558,17 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     }
     ptx::fence_mbarrier_init_release_cluster();
   }
+  // In a cluster, the peers' barriers must exist before any multicast into them or arrival
+  // on them: a relaxed arrival now (the fence above publishes thread 0's initializations),
+  // the wait after the grid dependency's, so that the two waits overlap.
+  if constexpr (CS > 1) ptx::cluster_arrive_relaxed();
   __syncthreads();
-  if constexpr (CS > 1) ptx::cluster_sync();  // the peers' barriers exist before any multicast
   // Launched as a programmatic dependent (launch_wgmma), everything above may run while
   // the previous kernel in the stream finishes; global memory only after it has. This
   // kernel in turn lets the next one launch now: its CTAs take SMs as these exit.
   ptx::griddepcontrol_wait();
   ptx::griddepcontrol_launch_dependents();
+  if constexpr (CS > 1) ptx::cluster_wait();
 
   const std::int64_t cluster_cols = (p.tiles_n + CN - 1) / CN;
   const std::int64_t cluster_rows = kCfg.cluster_rows(p.tiles_m);
@@ -623,6 +627,17 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
               load_a(b_tile(pos.stage) + j * kMnBlockBytes, m0 + 64 * j, k0, za, full_bar(pos.stage));
         }
         pos.advance();
+      }
+    }
+    // In a cluster, the peers' consumers arrive on this CTA's empty barriers: the CTA may
+    // exit only once they all have, i.e. once every stage's last fill has been released in
+    // every CTA that read it. The producer waits for that as if to fill each stage once
+    // more (stages never filled pass at once); the multicasts into this CTA have all
+    // landed by then, since its own consumers waited for every stage they release.
+    if constexpr (CS > 1) {
+      if (threadIdx.x == 0) {
+        for (int s = 0; s < S; ++s, pos.advance())
+          ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
       }
     }
   } else {
@@ -765,8 +780,6 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       if (elected) ptx::cp_async_bulk_wait_group<0>();
     }
   }
-  // No CTA leaves while a peer may still multicast into it or arrive on its barriers.
-  if constexpr (CS > 1) ptx::cluster_sync();
 #else
   (void)map_a;
   (void)map_b;

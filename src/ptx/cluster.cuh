@@ -15,12 +15,19 @@ __device__ __forceinline__ unsigned cluster_ctarank() {
   return r;
 }
 
-// barrier.cluster.arrive.release + barrier.cluster.wait.acquire: every thread of every
-// CTA in the cluster meets here (the peers' barriers are initialized; nobody exits while
-// a peer may still write into its shared memory).
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+// barrier.cluster.arrive.relaxed: this thread has arrived at the cluster barrier, with no
+// ordering of its earlier memory accesses. Paired with fence.mbarrier_init.release.cluster
+// it is how barrier initializations are published to the cluster; the default
+// (.release) arrive compiles to a GPU-scope memory barrier that waits for every
+// outstanding access of the warp (MEMBAR.ALL.GPU + ERRBAR), about a microsecond per
+// kernel launch in Nsight Compute's samples (docs/ladder.md, "What a lone launch spends").
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed;\n" ::: "memory");
 }
+
+// barrier.cluster.wait.acquire: waits until every thread of every CTA in the cluster has
+// arrived.
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory"); }
 
 // bar.sync id, threads: a barrier for a subset of the CTA (whole warps), here one
 // warpgroup; id 0 is __syncthreads()'s.
