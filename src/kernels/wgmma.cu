@@ -416,17 +416,20 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
   constexpr int kBoxM = 128 / int(sizeof(CT));  // elements of C along m in one box row
   constexpr int kJPerBox = kBoxM / 8;
   const int g = lane / 4, t = lane % 4;
+  // beta = 0 (C never read) is decided once per tile, not per element or per box: a
+  // per-element branch put a convergence barrier (BSSY/BSYNC) around every pair, and
+  // Nsight Compute sampled most of the epilogue's stalls on those BSYNCs; a branch per box
+  // laid each box's two variants side by side, so that the rounds a tile runs lay ~10 KB
+  // apart and each began with an instruction-fetch stall (12% of the warps' samples at one
+  // tile per CTA; docs/ladder.md, "What a lone launch spends").
+  const auto rounds = [&]<bool kReadC>() {
 #pragma unroll
-  for (int round = 0; round < kCfg.bm / kBoxM; ++round, box = kCfg.staging_boxes == 2 ? box ^ 1 : 0) {
-    char* const box_ptr = staging + box * TilemmWgmmaConfig::kStagingBoxBytes;
-    if constexpr (kThroughTma) {
-      if (elected) ptx::cp_async_bulk_wait_group_read<kCfg.staging_boxes - 1>();
-    }
-    ptx::named_barrier_sync(barrier_id, 128);
-    // beta = 0 (C never read) is decided once per box, not per element: a per-element
-    // branch put a convergence barrier (BSSY/BSYNC) around every pair, and Nsight Compute
-    // sampled most of the epilogue's stalls on those BSYNCs.
-    const auto fill_box = [&]<bool kReadC>() {
+    for (int round = 0; round < kCfg.bm / kBoxM; ++round, box = kCfg.staging_boxes == 2 ? box ^ 1 : 0) {
+      char* const box_ptr = staging + box * TilemmWgmmaConfig::kStagingBoxBytes;
+      if constexpr (kThroughTma) {
+        if (elected) ptx::cp_async_bulk_wait_group_read<kCfg.staging_boxes - 1>();
+      }
+      ptx::named_barrier_sync(barrier_id, 128);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int r = 16 * warp_in_group + g + 8 * h;  // the column of C within the 64
@@ -452,25 +455,25 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
           }
         }
       }
-    };
-    if (p.beta == 0.0f) {
-      fill_box.template operator()<false>();
-    } else {
-      fill_box.template operator()<true>();
-    }
-    if constexpr (!kThroughTma) {
-      // The next box's (or tile's) barrier keeps later writes to this box behind these reads.
+      if constexpr (!kThroughTma) {
+        // The next box's (or tile's) barrier keeps later writes to this box behind these reads.
+        ptx::named_barrier_sync(barrier_id, 128);
+        wgmma_copy_box_out<64>(p.m, p.n, p.ldc, box_ptr, C, m0 + round * kBoxM, n0, warp_in_group, lane);
+        continue;
+      }
+      ptx::fence_proxy_async_shared_cta();
       ptx::named_barrier_sync(barrier_id, 128);
-      wgmma_copy_box_out<64>(p.m, p.n, p.ldc, box_ptr, C, m0 + round * kBoxM, n0, warp_in_group, lane);
-      continue;
+      if (elected) {
+        ptx::cp_async_bulk_tensor_3d_shared_to_global(map_c, int(m0) + round * kBoxM, int(n0), int(batch),
+                                                      staging_address + box * TilemmWgmmaConfig::kStagingBoxBytes);
+        ptx::cp_async_bulk_commit_group();
+      }
     }
-    ptx::fence_proxy_async_shared_cta();
-    ptx::named_barrier_sync(barrier_id, 128);
-    if (elected) {
-      ptx::cp_async_bulk_tensor_3d_shared_to_global(map_c, int(m0) + round * kBoxM, int(n0), int(batch),
-                                                    staging_address + box * TilemmWgmmaConfig::kStagingBoxBytes);
-      ptx::cp_async_bulk_commit_group();
-    }
+  };
+  if (p.beta == 0.0f) {
+    rounds.template operator()<false>();
+  } else {
+    rounds.template operator()<true>();
   }
 }
 
