@@ -217,6 +217,20 @@ __device__ __forceinline__ void wgmma_rs_fill_boxes(const WgmmaRsParams& p, cons
       const int row = x_slot_row(w, g, h);
       char* const box = pair_ptr + (row / 32) * TilemmWgmmaRsConfig::kStagingBoxBytes;
       const int in_box = row % 32;
+      // beta != 0: the row's C elements are all loaded, predicated, before any is used,
+      // so that their latencies overlap (see wgmma_store_through_staging in wgmma.cu).
+      [[maybe_unused]] float c_old[4][2];
+      if constexpr (kReadC) {
+#pragma unroll
+        for (int jj = 0; jj < 4; ++jj) {
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const std::int64_t d_row = r0 + row, d_col = c0 + 32 * round + 8 * jj + 2 * t + e;
+            const std::int64_t cm = kRowsAlongM ? d_row : d_col, cn = kRowsAlongM ? d_col : d_row;
+            c_old[jj][e] = cm < p.m && cn < p.n ? C[cm + cn * p.ldc] : 0.0f;
+          }
+        }
+      }
 #pragma unroll
       for (int jj = 0; jj < 4; ++jj) {
         const int j = 4 * round + jj;
@@ -225,11 +239,7 @@ __device__ __forceinline__ void wgmma_rs_fill_boxes(const WgmmaRsParams& p, cons
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           v[e] = p.alpha * acc[4 * j + 2 * h + e];
-          if constexpr (kReadC) {
-            const std::int64_t d_row = r0 + row, d_col = c0 + 32 * round + col + e;
-            const std::int64_t cm = kRowsAlongM ? d_row : d_col, cn = kRowsAlongM ? d_col : d_row;
-            if (cm < p.m && cn < p.n) v[e] += p.beta * C[cm + cn * p.ldc];
-          }
+          if constexpr (kReadC) v[e] += p.beta * c_old[jj][e];
         }
         if constexpr (kRowsAlongM) {
 #pragma unroll
