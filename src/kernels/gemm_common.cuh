@@ -81,6 +81,20 @@ __device__ __forceinline__ unsigned pack_pair(float first, float second) {
   return bits(from_float<T>(first)) | (bits(from_float<T>(second)) << 16);
 }
 
+// The reverse of pack_pair: a 4-byte word of two 16-bit values, the low half first.
+template <class T>
+__device__ __forceinline__ float2 unpack_pair(unsigned word) {
+  static_assert(sizeof(T) == 2, "16-bit C only");
+  const auto value = [](unsigned short bits) {
+    if constexpr (std::is_same_v<T, __half>) {
+      return __half2float(__ushort_as_half(bits));
+    } else {
+      return __bfloat162float(__ushort_as_bfloat16(bits));
+    }
+  };
+  return make_float2(value((unsigned short)(word & 0xffffu)), value((unsigned short)(word >> 16)));
+}
+
 // beta == 0 must not read C: NaN or garbage there may not leak into the result.
 template <class T>
 __device__ __forceinline__ void store_alpha_beta(T* c, float acc, float alpha, float beta) {

@@ -34,7 +34,9 @@
 //     that are not whole 128-byte lines apart, where the TMA's L2 requests multiply).
 //   - `.tmastore`: the epilogue writes C through swizzled shared memory and TMA stores,
 //     so the consumers go on to their next tile while the copy engine writes C (a C
-//     the TMA cannot write leaves the same staging through coalesced warp stores).
+//     the TMA cannot write leaves the same staging through coalesced warp stores). With
+//     beta != 0 the TMA also loads C into the staging boxes, the first ones before the
+//     tile's k-loop, and each thread adds beta times its elements there in place.
 //   - `.pingpong`: each consumer warpgroup computes whole tiles, the two take alternate
 //     ones, taking turns at the k-loop (one's epilogue runs beside the other's k-loop):
 //     64 x 64 tiles with a 12-deep ring of 16 KB stages, for shapes whose tiles fill about
@@ -138,6 +140,9 @@ struct TilemmWgmmaConfig {
   // 128 bytes along m), written one box at a time, alternating; or one, refilled once the
   // TMA has read it, where its 8 KB buy a stage (staging_boxes).
   static constexpr int kStagingBoxBytes = 64 * 128;
+  // With beta != 0 the TMA also loads C into the staging boxes (wgmma_store_through_staging):
+  // one mbarrier per box of each consumer warpgroup, at this offset in the barriers' 1 KB.
+  static constexpr int kCLoadBarrierOffset = 512;
   consteval int staging_bytes() const { return tma_store ? consumers() * staging_boxes * kStagingBoxBytes : 0; }
   // The ring, its 2 barriers per stage (in a 1 KB block when staging follows, so the
   // staging stays 1024-byte aligned), the staging, and 1 KB to align the ring to the
@@ -390,6 +395,33 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
   }
 }
 
+// beta != 0 with a TMA-writable C: the TMA loads C's box of a round into the staging box
+// the round then fills in place (each thread reads its own elements, adds beta times them
+// and writes the result where it read), completing on the box's mbarrier `bar`. The box
+// must be free: its last store read by the TMA (cp.async.bulk.wait_group.read).
+__device__ __forceinline__ void wgmma_load_c_box(const CUtensorMap* map_c, unsigned box_address, unsigned bar,
+                                                 int m, int n, int batch) {
+  ptx::mbarrier_arrive_expect_tx_shared_b64(bar, TilemmWgmmaConfig::kStagingBoxBytes);
+  ptx::cp_async_bulk_tensor_3d_global_to_shared(box_address, map_c, m, n, batch, bar);
+}
+
+// The C boxes of a tile's first rounds (one per staging box), issued by the elected thread
+// before the tile's k-loop so that they have landed when its epilogue begins. `box` is the
+// box the epilogue's first round fills; box_m the elements of C along m in one box row.
+template <TilemmWgmmaConfig kCfg>
+__device__ __forceinline__ void wgmma_load_first_c_boxes(const CUtensorMap* map_c, unsigned staging_address,
+                                                         unsigned c_barriers, int box, int box_m, int m0, int n0,
+                                                         int batch) {
+  constexpr int B = kCfg.staging_boxes;
+  // The previous tile's stores must have left the boxes.
+  ptx::cp_async_bulk_wait_group_read<0>();
+  for (int round = 0; round < B && round * box_m < kCfg.bm; ++round) {
+    const int bx = B == 2 ? box ^ round : 0;
+    wgmma_load_c_box(map_c, staging_address + unsigned(bx * TilemmWgmmaConfig::kStagingBoxBytes),
+                     c_barriers + 8u * unsigned(bx), m0 + round * box_m, n0, batch);
+  }
+}
+
 // The epilogue through shared memory: the warpgroup's 64 columns of C by BM rows leave
 // one 8 KB box at a time (128 bytes along m by 64 columns, 128-byte swizzle: 16-byte
 // chunk q of column row r at chunk q ^ (r mod 8), so the 8 columns a warp instruction
@@ -406,15 +438,24 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
 // box 0, and restarting the next tile on box 0 would overwrite the box whose store was
 // issued last, which that wait does not cover.
 // When C is not TMA-writable the warpgroup copies each box out itself (above).
+// beta != 0: through the TMA, C arrives in the box itself (wgmma_load_c_box). The first
+// rounds' boxes were loaded before the k-loop (c_preloaded; else they are loaded now);
+// each later round's box is loaded once the round before has stored from that box and
+// the TMA has read it, i.e. one round ahead with two boxes. `c_phase` holds the parity
+// each box's barrier completes next (bit = box), for as long as the warpgroup lives.
+// Stream-K's kernels read C themselves as below: with the TMA's loads they spilled registers.
 template <TilemmWgmmaConfig kCfg, bool kThroughTma, class CT>
 __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p, const CUtensorMap* map_c,
                                                             char* staging, unsigned staging_address,
                                                             unsigned barrier_id, bool elected, CT* C,
                                                             std::int64_t m0, std::int64_t n0, std::int64_t batch,
                                                             int warp_in_group, int lane, int& box,
+                                                            unsigned c_barriers, unsigned& c_phase, bool c_preloaded,
                                                             const float (&acc)[kCfg.bm / 2]) {
   constexpr int kBoxM = 128 / int(sizeof(CT));  // elements of C along m in one box row
   constexpr int kJPerBox = kBoxM / 8;
+  constexpr int kRounds = kCfg.bm / kBoxM;
+  constexpr int B = kCfg.staging_boxes;
   const int g = lane / 4, t = lane % 4;
   // beta = 0 (C never read) is decided once per tile, not per element or per box: a
   // per-element branch put a convergence barrier (BSSY/BSYNC) around every pair, and
@@ -423,24 +464,54 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
   // apart and each began with an instruction-fetch stall (12% of the warps' samples at one
   // tile per CTA; docs/ladder.md, "What a lone launch spends").
   const auto rounds = [&]<bool kReadC>() {
+    constexpr bool kLoadC = kReadC && kThroughTma && !kCfg.stream_k;
+    if constexpr (kLoadC) {
+      if (elected && !c_preloaded)
+        wgmma_load_first_c_boxes<kCfg>(map_c, staging_address, c_barriers, box, kBoxM, int(m0), int(n0),
+                                       int(batch));
+    }
 #pragma unroll
-    for (int round = 0; round < kCfg.bm / kBoxM; ++round, box = kCfg.staging_boxes == 2 ? box ^ 1 : 0) {
+    for (int round = 0; round < kRounds; ++round, box = B == 2 ? box ^ 1 : 0) {
       char* const box_ptr = staging + box * TilemmWgmmaConfig::kStagingBoxBytes;
-      if constexpr (kThroughTma) {
-        if (elected) ptx::cp_async_bulk_wait_group_read<kCfg.staging_boxes - 1>();
+      if constexpr (kLoadC) {
+        // Round + B - 1 fills the box the previous round stored from (with two boxes the
+        // other one, with one this one): its C may come once the TMA has read that store.
+        if (round >= 1 && round + B - 1 < kRounds && elected) {
+          const int bx = B == 2 ? box ^ 1 : 0;
+          ptx::cp_async_bulk_wait_group_read<0>();
+          wgmma_load_c_box(map_c, staging_address + unsigned(bx * TilemmWgmmaConfig::kStagingBoxBytes),
+                           c_barriers + 8u * unsigned(bx), int(m0) + (round + B - 1) * kBoxM, int(n0), int(batch));
+        }
+        ptx::mbarrier_wait_parity_shared_b64(c_barriers + 8u * unsigned(box), (c_phase >> box) & 1u);
+        c_phase ^= 1u << box;
+      } else {
+        if constexpr (kThroughTma) {
+          if (elected) ptx::cp_async_bulk_wait_group_read<B - 1>();
+        }
+        ptx::named_barrier_sync(barrier_id, 128);
       }
-      ptx::named_barrier_sync(barrier_id, 128);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int r = 16 * warp_in_group + g + 8 * h;  // the column of C within the 64
         const std::int64_t col = n0 + r;
-        // beta != 0: every C element of the box row is loaded before any is used, each
-        // load predicated (no branch), so that their latencies overlap. Loaded beside its
-        // use, each behind its bounds test, the loads ran one after another: bf16 4096^3
-        // with beta = 1 took 0.233 ms against 0.177 with beta = 0 (H100; docs/ladder.md,
-        // "beta = 1").
+        // beta != 0 without the TMA: every C element of the box row is loaded before any is
+        // used, each load predicated (no branch), so that their latencies overlap. Loaded
+        // beside its use, each behind its bounds test, the loads ran one after another: bf16
+        // 4096^3 with beta = 1 took 0.233 ms against 0.177 with beta = 0 (H100;
+        // docs/ladder.md, "beta = 1").
+        // Through the TMA, likewise every C value of the box row is read from the box before
+        // any result is written there (16-bit pairs kept packed, one register each).
         [[maybe_unused]] CT c_old[kJPerBox][2];
-        if constexpr (kReadC) {
+        using BoxedPair = std::conditional_t<std::is_same_v<CT, float>, float2, unsigned>;
+        [[maybe_unused]] BoxedPair c_boxed[kJPerBox];
+        const auto box_at = [&](int jj) {
+          const int byte = (8 * jj + 2 * t) * int(sizeof(CT));
+          return box_ptr + r * 128 + (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
+        };
+        if constexpr (kLoadC) {
+#pragma unroll
+          for (int jj = 0; jj < kJPerBox; ++jj) c_boxed[jj] = *reinterpret_cast<const BoxedPair*>(box_at(jj));
+        } else if constexpr (kReadC) {
 #pragma unroll
           for (int jj = 0; jj < kJPerBox; ++jj) {
             const std::int64_t row = m0 + 8 * (round * kJPerBox + jj) + 2 * t;
@@ -452,13 +523,21 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
 #pragma unroll
         for (int jj = 0; jj < kJPerBox; ++jj) {
           const int j = round * kJPerBox + jj;
+          char* const at = box_at(jj);
           float v0 = p.alpha * acc[4 * j + 2 * h], v1 = p.alpha * acc[4 * j + 2 * h + 1];
-          if constexpr (kReadC) {
+          if constexpr (kLoadC) {
+            float2 old;
+            if constexpr (std::is_same_v<CT, float>) {
+              old = c_boxed[jj];
+            } else {
+              old = unpack_pair<CT>(c_boxed[jj]);
+            }
+            v0 += p.beta * old.x;
+            v1 += p.beta * old.y;
+          } else if constexpr (kReadC) {
             v0 += p.beta * to_float(c_old[jj][0]);
             v1 += p.beta * to_float(c_old[jj][1]);
           }
-          const int byte = (8 * jj + 2 * t) * int(sizeof(CT));
-          char* const at = box_ptr + r * 128 + (((byte / 16) ^ (r % 8)) * 16) + byte % 16;
           if constexpr (std::is_same_v<CT, float>) {
             *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
           } else {
@@ -549,6 +628,12 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   // `.pingpong`'s turn barriers in the same place: consumer c may start waiting for its
   // tile's stages once turn_bar(c) says the other has issued the previous tile's k-loop.
   const auto turn_bar = [&](int c) { return barriers + 16u * unsigned(S) + 8u * unsigned(c); };
+  // Consumer c's barriers for the C its staging boxes receive from the TMA (beta != 0).
+  static_assert(!kCfg.tma_store || 16 * S + 48 <= TilemmWgmmaConfig::kCLoadBarrierOffset,
+                "the C-load barriers lie past the stages' barriers and stream-K's words");
+  const auto c_load_bars = [&](int c) {
+    return barriers + unsigned(TilemmWgmmaConfig::kCLoadBarrierOffset + 8 * kCfg.staging_boxes * c);
+  };
   auto* const sk_range =
       reinterpret_cast<WgmmaStreamKRange*>(stream_k_words + TilemmWgmmaConfig::kStreamKRangeOffset);
   if (threadIdx.x == 0) {
@@ -569,6 +654,11 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     if constexpr (kCfg.pingpong) {
       ptx::mbarrier_init_shared_b64(turn_bar(0), 1);
       ptx::mbarrier_init_shared_b64(turn_bar(1), 1);
+    }
+    // Only in launches that load C (beta != 0 through the TMA): the others set up as before.
+    if (kCfg.tma_store && !kCfg.stream_k && p.tma_store && p.beta != 0.0f) {
+      for (int i = 0; i < kCfg.consumers() * kCfg.staging_boxes; ++i)
+        ptx::mbarrier_init_shared_b64(c_load_bars(0) + 8u * unsigned(i), 1);  // the expect_tx arrival
     }
     ptx::fence_mbarrier_init_release_cluster();
   }
@@ -667,6 +757,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
     const unsigned my_staging = staging + unsigned(c * kCfg.staging_boxes * TilemmWgmmaConfig::kStagingBoxBytes);
     char* const my_staging_ptr = reinterpret_cast<char*>(wgmma_smem) + (my_staging - raw);
     int staging_box = 0;  // the next of its staging boxes to fill (two alternate across tiles)
+    unsigned c_phase = 0;  // the parity each staging box's C barrier completes next (bit = box)
     RingPosition<S> pos;
     WgmmaWork w;
     for (std::int64_t i = 0; wgmma_work_item<kCfg>(p, cluster, clusters, sk_range, i, w); ++i) {
@@ -693,6 +784,14 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       for (int b = 0; b < kBlocks; ++b)
 #pragma unroll
         for (int j = 0; j < BM / 2; ++j) acc[b][j] = 0.0f;
+      // beta != 0 through the TMA: the first block's first C boxes go out before the k-loop,
+      // so that they have landed when its epilogue begins (not with stream-K, whose epilogue
+      // reads C itself). Not from inside the loop: a test there for its first k-block made the
+      // 64 x 64 ping-pong tile's k-loop 9-13% slower at beta = 0 too (bf16 128 x 4096 x k, H200).
+      const bool preload_c = kCfg.tma_store && !kCfg.stream_k && p.tma_store && p.beta != 0.0f;
+      if (preload_c && elected)
+        wgmma_load_first_c_boxes<kCfg>(&map_c, my_staging, c_load_bars(c), staging_box, p.c_is_fp32 ? 32 : 64,
+                                       tile_m0, tile_n0 + 64 * first_block, batch);
       int previous = -1;
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         ptx::mbarrier_wait_parity_shared_b64(full_bar(pos.stage), pos.phase);
@@ -760,9 +859,9 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
           const std::int64_t n0 = block_n0(b);
           if constexpr (kCfg.tma_store) {
             const auto staged = [&]<bool kThroughTma>(auto* C) {
-              wgmma_store_through_staging<kCfg, kThroughTma>(p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c),
-                                                             elected, C + batch * p.stride_c, m0, n0, batch,
-                                                             warp_in_group, lane, staging_box, acc[b]);
+              wgmma_store_through_staging<kCfg, kThroughTma>(
+                  p, &map_c, my_staging_ptr, my_staging, unsigned(1 + c), elected, C + batch * p.stride_c, m0, n0,
+                  batch, warp_in_group, lane, staging_box, c_load_bars(c), c_phase, preload_c && b == 0, acc[b]);
             };
             if (p.c_is_fp32) {
               if (p.tma_store) {
