@@ -395,6 +395,14 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
   }
 }
 
+// Whether a launch's staged epilogue gets C from the TMA (wgmma_load_c_box): beta != 0 and a
+// TMA-writable C, in every kernel with staging but stream-K's (with the TMA's loads they
+// spilled registers; their epilogue reads C by the threads).
+template <TilemmWgmmaConfig kCfg>
+__device__ __forceinline__ bool wgmma_loads_c_by_tma(const WgmmaParams& p) {
+  return kCfg.tma_store && !kCfg.stream_k && p.tma_store && p.beta != 0.0f;
+}
+
 // beta != 0 with a TMA-writable C: the TMA loads C's box of a round into the staging box
 // the round then fills in place (each thread reads its own elements, adds beta times them
 // and writes the result where it read), completing on the box's mbarrier `bar`. The box
@@ -443,7 +451,7 @@ __device__ __forceinline__ void wgmma_load_first_c_boxes(const CUtensorMap* map_
 // each later round's box is loaded once the round before has stored from that box and
 // the TMA has read it, i.e. one round ahead with two boxes. `c_phase` holds the parity
 // each box's barrier completes next (bit = box), for as long as the warpgroup lives.
-// Stream-K's kernels read C themselves as below: with the TMA's loads they spilled registers.
+// Stream-K's kernels read C by the threads as below (wgmma_loads_c_by_tma).
 template <TilemmWgmmaConfig kCfg, bool kThroughTma, class CT>
 __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p, const CUtensorMap* map_c,
                                                             char* staging, unsigned staging_address,
@@ -464,7 +472,7 @@ __device__ __forceinline__ void wgmma_store_through_staging(const WgmmaParams& p
   // apart and each began with an instruction-fetch stall (12% of the warps' samples at one
   // tile per CTA; docs/ladder.md, "What a lone launch spends").
   const auto rounds = [&]<bool kReadC>() {
-    constexpr bool kLoadC = kReadC && kThroughTma && !kCfg.stream_k;
+    constexpr bool kLoadC = kReadC && kThroughTma && !kCfg.stream_k;  // wgmma_loads_c_by_tma
     if constexpr (kLoadC) {
       if (elected && !c_preloaded)
         wgmma_load_first_c_boxes<kCfg>(map_c, staging_address, c_barriers, box, kBoxM, int(m0), int(n0),
@@ -656,7 +664,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       ptx::mbarrier_init_shared_b64(turn_bar(1), 1);
     }
     // Only in launches that load C (beta != 0 through the TMA): the others set up as before.
-    if (kCfg.tma_store && !kCfg.stream_k && p.tma_store && p.beta != 0.0f) {
+    if (wgmma_loads_c_by_tma<kCfg>(p)) {
       for (int i = 0; i < kCfg.consumers() * kCfg.staging_boxes; ++i)
         ptx::mbarrier_init_shared_b64(c_load_bars(0) + 8u * unsigned(i), 1);  // the expect_tx arrival
     }
@@ -785,10 +793,10 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
 #pragma unroll
         for (int j = 0; j < BM / 2; ++j) acc[b][j] = 0.0f;
       // beta != 0 through the TMA: the first block's first C boxes go out before the k-loop,
-      // so that they have landed when its epilogue begins (not with stream-K, whose epilogue
-      // reads C itself). Not from inside the loop: a test there for its first k-block made the
-      // 64 x 64 ping-pong tile's k-loop 9-13% slower at beta = 0 too (bf16 128 x 4096 x k, H200).
-      const bool preload_c = kCfg.tma_store && !kCfg.stream_k && p.tma_store && p.beta != 0.0f;
+      // so that they have landed when its epilogue begins. Not from inside the loop: a test
+      // there for its first k-block made the 64 x 64 ping-pong tile's k-loop 9-13% slower at
+      // beta = 0 too (bf16 128 x 4096 x k, H200).
+      const bool preload_c = wgmma_loads_c_by_tma<kCfg>(p);
       if (preload_c && elected)
         wgmma_load_first_c_boxes<kCfg>(&map_c, my_staging, c_load_bars(c), staging_box, p.c_is_fp32 ? 32 : 64,
                                        tile_m0, tile_n0 + 64 * first_block, batch);
