@@ -559,7 +559,8 @@ TEST(Registry, AutoTakesThreeConsumersWhere128RowTilesLeaveTheLastWaveEmpty) {
 TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
   // Measured on the H200 (docs/ladder.md, "64 x 64 tiles with a 12-stage ring"), us in one
   // run: where 64 x 64 tiles number about one per SM, the 12-stage ring of 16 KB stages beats
-  // half as many 64 x 128 tiles and split-K; with more tiles, fewer rows or a long k, not.
+  // half as many 64 x 128 tiles and split-K; with more tiles or a long k, not. With one row
+  // of tiles that leaves half the SMs idle, it beats split-K up to k = 8192 (H100, H200).
   using tilemm::Op;
   const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa = Op::N) {
     return auto_choice(typed_problem(d, m, n, k, opa, Op::N));
@@ -574,6 +575,16 @@ TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
   EXPECT_EQ(choice("bf16", 128, 11008, 4096), "wgmma.bf16.128x128x64.s6.persistent.tmastore");    // 31.4 against 38.8
   EXPECT_EQ(choice("bf16", 1024, 1024, 1024), "wgmma.bf16.64x128x64.s8.persistent.tmastore");     // 9.6 against 12.0
   EXPECT_EQ(choice("bf16", 64, 4096, 11008), "wgmma.bf16.64x128x64.s8.persistent.splitk");        // 31.9 against 33.9
+  // One row of tiles (m <= 64) leaving half the SMs idle, with A's and B's columns on whole
+  // 128-byte lines: the ping-pong tile up to k = 8192 (docs/ladder.md, "One row of 64 x 64
+  // tiles"; us, ping-pong against split-K).
+  const std::string split_k = "wgmma.bf16.64x128x64.s8.persistent.splitk";
+  EXPECT_EQ(choice("bf16", 64, 4096, 4096), "wgmma.bf16" + deep);  // H200 17.3 against 19.3, H100 19.4 against 22.4
+  EXPECT_EQ(choice("fp16", 64, 4096, 4096), "wgmma.fp16" + deep);  // H200 17.2 against 19.1
+  EXPECT_EQ(choice("bf16", 64, 4096, 8192), "wgmma.bf16" + deep);  // H100 30.7 against 32.3
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 56, 4096, 4096, Op::T, Op::T)), "wgmma.bf16" + deep);  // H100 18.8 / 21.6
+  EXPECT_EQ(choice("bf16", 56, 4096, 4096), split_k);  // NN: A's columns 112 bytes apart; H100 22.6 against 23.5
+  EXPECT_EQ(choice("bf16", 64, 2048, 6144), split_k);  // 32 tiles: H100 19.7 against 21.4
 }
 
 TEST(Registry, AutoSharesBAlongMWhereItsColumnsAreOffCacheLines) {
