@@ -1467,20 +1467,20 @@ KernelEntry make_wgmma_entry(double relative_speed) {
         speed = std::min(speed, kWhereBIsOffLines * off_sectors_factor(kPerOperandOffSectors));
       }
     }
-    // The 64 x 64 ping-pong tile on one row of tiles (m <= 64) that leaves at least half the
-    // SMs idle: the busy SMs share L2 with fewer others, and each runs its k-loop faster
-    // (H100, bf16 NN with m = 64: 0.35 us per 64-k block with 128 tiles, 0.20 with 64, 0.15
-    // with 32). Against split-K, which keeps every SM busy, it then won where k is moderate
-    // (us, ping-pong against split-K, bf16): on the H200 64 x 4096 x 4096 NN 17.3 / 19.3, TT
-    // 17.3 / 18.1; on the H100 NN at k = 4096, 6144, 8192 19.4 / 22.4, 25.5 / 28.4, 30.7 /
-    // 32.3, TT 18.8 / 22.2, 24.2 / 27.7, 29.4 / 31.9. At k = 11008 split-K caught up (H100
-    // 41.0 / 41.2) or won (H200 34.0 / 32.0), and with 32 tiles (n = 2048) it won from k =
-    // 6144 on (H100 21.4 / 19.7). Only where A's and B's columns lie on whole 128-byte lines:
-    // NN with m = 48 or 56 (A's columns 96 or 112 bytes apart) kept split-K 2-4% ahead (split-K
-    // against ping-pong: H200 18.9 / 19.7, H100 22.1 / 22.6 and 22.6 / 23.5), where TT, on lines,
-    // ran 5-15% faster on the ping-pong tile. x1.44 puts the ping-pong tile above split-K at n = 4096 up to k =
-    // 8192, below it at k = 11008 and at n = 2048 from k = 4096 on (docs/ladder.md, "One row
-    // of 64 x 64 tiles"). Measured for 16-bit inputs only.
+    // The 64 x 64 ping-pong tile on one row of tiles (m <= 64) that leaves at least half the SMs
+    // idle: the busy SMs share L2 with fewer others, and each runs its k-loop faster (H100, bf16
+    // NN with m = 64: 0.35 us per 64-k block with 128 tiles, 0.20 with 64, 0.15 with 32). Against
+    // split-K, which keeps every SM busy, it then won where k is moderate (us, ping-pong against
+    // split-K, bf16): on the H200 64 x 4096 x 4096 NN 17.3 / 19.3, TT 17.3 / 18.1; on the H100 NN
+    // at k = 4096, 6144, 8192 19.4 / 22.4, 25.5 / 28.4, 30.7 / 32.3, TT 18.8 / 22.2, 24.2 / 27.7,
+    // 29.4 / 31.9. At k = 11008 split-K caught up (H100 41.0 / 41.2) or won (H200 34.0 / 32.0),
+    // and with 32 tiles (n = 2048) it won from k = 6144 on (H100 21.4 / 19.7). Only where A's and
+    // B's columns lie on whole 128-byte lines: NN with m = 48 or 56 (A's columns 96 or 112 bytes
+    // apart) kept split-K 2-4% ahead (split-K against ping-pong: H200 18.9 / 19.7, H100 22.1 /
+    // 22.6 and 22.6 / 23.5), where TT, on lines, ran 5-15% faster on the ping-pong tile. x1.44
+    // puts the ping-pong tile above split-K at n = 4096 up to k = 8192, below it at k = 11008 and
+    // at n = 2048 from k = 4096 on (docs/ladder.md, "One row of 64 x 64 tiles"). Measured for
+    // 16-bit inputs only.
     if constexpr (kCfg.pingpong && kCfg.bn == 64 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kOneRowOfTilesHalfTheSms = 1.44;
       if (tiles_m == 1 && 2 * tiles <= dev.sm_count && operands_on_whole_lines) speed *= kOneRowOfTilesHalfTheSms;
