@@ -156,13 +156,14 @@ struct TilemmWgmmaConfig {
     return std::int64_t(stages) * stage_bytes() + barrier_bytes() + staging_bytes() + 1024;
   }
   consteval bool valid() const {
-    // bm: wgmma's N, whole 64-row MN-major boxes. A cluster along n splits the A tile: K-major
-    // halves of whole 8-row swizzle periods (1024 bytes, so each half starts a period), and
-    // MN-major 64-row boxes dealt round-robin (bm = 192: boxes 0 and 2 to rank 0, box 1 to rank 1).
+    // bm: wgmma's N, whole 64-row MN-major boxes. A cluster of two or four along n splits the A
+    // tile: K-major halves or quarters of whole 8-row swizzle periods (1024 bytes, so each part
+    // starts a period), and MN-major 64-row boxes dealt round-robin (bm = 192 in pairs: boxes 0 and
+    // 2 to rank 0, box 1 to rank 1; bm = 64 in fours: rank 0 loads the one box for all).
     return (bm == 64 || bm == 128 || bm == 192 || bm == 256) &&
            (pingpong ? bn == 64 || (bn == 128 && bm <= 128) : bn == 128 || bn == 192) && stages >= 2 && stages <= 12 &&
            !(pingpong && (split_k || stream_k || !persistent)) &&
-           (cluster_n == 1 || cluster_n == 2) && (bm / cluster_n) % 8 == 0 && 16 * stages <= 1024 &&
+           (cluster_n == 1 || cluster_n == 2 || cluster_n == 4) && (bm / cluster_n) % 8 == 0 && 16 * stages <= 1024 &&
            (staging_boxes == 1 || staging_boxes == 2) &&
            (cluster_m == 1 || (cluster_m == 2 && cluster_n == 1 && (bn / cluster_m) % 64 == 0 && !split_k &&
                                !stream_k)) &&
@@ -1429,6 +1430,41 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     if constexpr (kCfg.bm == 128 && kCfg.bn == 128 && kCfg.tma_store && !kCfg.pingpong) {
       if (operands_on_whole_lines) speed = kSpeedOnWholeLines;
     }
+    // The 64 x 128 and 128 x 128 tiles in clusters of four along n (A multicast to four CTAs),
+    // as cuBLAS runs few-row products (nvjet ..._32x128_64x10_1x4, _96x128_64x6_1x4): with one
+    // row of tiles every CTA reads all of A, and the cluster reads it once for four. Measured
+    // against the same tile alone (docs/ladder.md, "Few rows in clusters of four"; bf16 and fp16,
+    // n = 8192-14336, k = 4096 and 11008, H100 and H200), where m leaves part of the tile's rows
+    // empty (17-63 rows of 64, 65-127 of 128) and the clusters fill one wave:
+    // - the 64 x 128 tile where A's columns are off 32-byte sectors (NN with m = 24, 40 or 56:
+    //   48, 80 or 112 bytes apart) ran 1.03-1.58x faster at n = 8192-14336 (24 x 11008 x 4096 NN
+    //   28.8 against 36.4 us on the H200, cuBLAS 28.2): x1.43, the 1 / 0.7 the 64-row tiles are
+    //   charged elsewhere per operand off sectors, which also puts it above the 64 x 64 ping-pong
+    //   tile's full wave at n = 8192 (1.09-1.58x faster there);
+    // - the 64 x 128 tile where they are on sectors but off whole 128-byte lines (NN with m = 32
+    //   or 48), and the 128 x 128 tile in every layout, ran 1.00-1.23x faster where the clusters
+    //   hold at most 3/4 of the SMs (n = 11008: 88 CTAs), but 0.96-1.05x at n = 14336 (112 CTAs)
+    //   and slower than the 64-row tiles' fuller waves at n = 8192: x1.05 up to 3/4 of the SMs;
+    // - the 64 x 128 tile where A's columns lie on whole lines (TN, TT) ran 0.94-1.07x: not taken.
+    // Not measured with fewer tiles than 0.48 of the SMs (n < 8192) or for tf32; at m = 16
+    // skinny_mma, and at m = 64 or 128 the tile alone, were as fast or faster. Everywhere else
+    // the cluster is not chosen.
+    if constexpr (kCfg.cluster_n == 4) {
+      constexpr double kFewRowsShareA = 1.05, kWhereAIsOffSectors = 1.43;
+      constexpr double kMinTilesPerSm = 0.48, kMaxCtasPerSm = 0.75, kMaxCtasPerSmWhereAIsOffSectors = 0.85;
+      const double ctas = 4.0 * double(wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch));
+      const bool few_rows = kCfg.input != TilemmMmaInput::TF32 && p.m > 16 && p.m < kCfg.bm &&
+                            double(tiles) >= kMinTilesPerSm * dev.sm_count;
+      const bool a_off_sectors = kCfg.bm == 64 && !columns_apart(p.lda, p.a_type, 32);
+      const bool a_reads_pay = kCfg.bm == 128 || !on_whole_lines(p.lda, p.a_type);
+      if (few_rows && a_off_sectors && ctas <= kMaxCtasPerSmWhereAIsOffSectors * dev.sm_count) {
+        speed *= kWhereAIsOffSectors;
+      } else if (few_rows && a_reads_pay && ctas <= kMaxCtasPerSm * dev.sm_count) {
+        speed *= kFewRowsShareA;
+      } else {
+        return 1990.0;
+      }
+    }
     // The 128 x 128 ping-pong tile: its k-loop runs at ~0.965 of the 256 x 128 cluster
     // entry's rate (H200, 4096^3: 3% fewer cycles at a fixed clock, but its SMs receive
     // 1.33x the bytes, which the power cap takes back as a ~7% lower clock), and no epilogue
@@ -1616,6 +1652,8 @@ struct WgmmaConfigTable {
       {kIn, 128, 192, 4, true, 1, true, false, false},
       {kIn, 128, 128, 6, true, 1, true, false, false, true},
       {kIn, 192, 128, 5, true, 2, true, false, false, false, 1, 1},
+      {kIn, 64, 128, 8, true, 4, true, false, false},
+      {kIn, 128, 128, 6, true, 4, true, false, false},
       {kIn, 64, 128, 8, true, 1, false, true, false},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
@@ -1657,11 +1695,14 @@ struct WgmmaConfigTable {
   // Its ring has cuBLAS's 5 stages of 40 KB: they fit beside one staging box per consumer (218
   // KB), not two (234). Against 4 stages and two boxes, 5 and one ran 14 of 16 shapes 0-13%
   // faster (H200; bf16 3000 x 1000 x 4096 38.8 against 44.7 us), one 24% faster, one 0.3% slower.
-  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.965, 0.95, 0.4};
+  // The 64 x 128 and 128 x 128 tiles in clusters of four along n (A multicast) serve
+  // few-row products only: their tiles' speeds, raised by the score where they were measured
+  // faster and never chosen elsewhere (see the score).
+  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.965, 0.95, 0.8, 0.83, 0.4};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The tiles tf32 also registers with a transposing pass (add_wgmma_tf32_transposing).
-  static constexpr std::size_t kStaged128 = 5, kStaged64 = 6, kSplitK64 = 12;
+  static constexpr std::size_t kStaged128 = 5, kStaged64 = 6, kSplitK64 = 14;
   static_assert(configs[kStaged128].bm == 128 && configs[kStaged128].tma_store && !configs[kStaged128].pingpong &&
                 configs[kStaged64].bm == 64 && configs[kStaged64].tma_store && configs[kStaged64].cluster_m == 1 &&
                 configs[kSplitK64].bm == 64 && configs[kSplitK64].split_k);

@@ -489,7 +489,9 @@ TEST(Registry, AutoDoublesTheTilesWhere128RowTilesFillHalfTheGpu) {
   const std::string narrow = ".64x128x64.s8.persistent.tmastore";
   EXPECT_EQ(nn("bf16", 1024, 1024, 1024), "wgmma.bf16" + narrow);  // 10.1 against 13.0 (cuBLAS 9.6)
   EXPECT_EQ(nn("fp16", 1024, 1024, 1024), "wgmma.fp16" + narrow);  // 10.2 against 12.8
-  EXPECT_EQ(nn("bf16", 32, 11008, 4096), "wgmma.bf16" + narrow);   // 30.8 against 37.5 (split-K)
+  // 30.8 against 37.5 (split-K); since stop 48 the same tile in clusters of four along n
+  // (AutoSharesAInClustersOfFourForFewRows).
+  EXPECT_EQ(nn("bf16", 32, 11008, 4096), "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore");
   EXPECT_EQ(nn("bf16", 64, 14336, 4096), "wgmma.bf16" + narrow);   // 35.9 against 42.0 (128 x 128)
   EXPECT_EQ(nn("bf16", 32, 4096, 11008), "wgmma.bf16.64x128x64.s8.persistent.splitk");  // 30.8 against 44.7
   // The larger tiles stay where they fill the GPU (64 x 128: 34.4, 32.2, 37.5 us).
@@ -585,6 +587,32 @@ TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
   EXPECT_EQ(auto_choice(typed_problem("bf16", 56, 4096, 4096, Op::T, Op::T)), "wgmma.bf16" + deep);  // H100 18.8 / 21.6
   EXPECT_EQ(choice("bf16", 56, 4096, 4096), split_k);  // NN: A's columns 112 bytes apart; H100 22.6 against 23.5
   EXPECT_EQ(choice("bf16", 64, 2048, 6144), split_k);  // 32 tiles: H100 19.7 against 21.4
+}
+
+TEST(Registry, AutoSharesAInClustersOfFourForFewRows) {
+  // Measured on an H100 and an H200 (docs/ladder.md, "Few rows in clusters of four"), us:
+  // with one row of tiles every CTA reads all of A, and clusters of four along n read it once
+  // for four, where the tiles fill one wave of clusters and m leaves rows of the tile empty.
+  using tilemm::Op;
+  const auto choice = [](std::int64_t m, std::int64_t n, Op opa, Op opb) {
+    return auto_choice(typed_problem("bf16", m, n, 4096, opa, opb));
+  };
+  const std::string c4_64 = "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore";
+  const std::string c4_128 = "wgmma.bf16.128x128x64.s6.persistent.c4.tmastore";
+  EXPECT_EQ(choice(24, 11008, Op::N, Op::N), c4_64);  // A's columns 48 bytes apart: H200 29.5 against 35.8
+  EXPECT_EQ(choice(24, 8192, Op::N, Op::N), c4_64);   // H100 29.7 against 41.2 for the 64 x 64 ping-pong tile
+  EXPECT_EQ(choice(24, 14336, Op::N, Op::N), c4_64);  // H100 46.3 against 49.7
+  EXPECT_EQ(choice(32, 11008, Op::N, Op::N), c4_64);  // off lines, on sectors: H100 37.9 against 39.5
+  EXPECT_EQ(choice(96, 11008, Op::T, Op::T), c4_128);  // H200 30.1 against 33.6
+  EXPECT_EQ(choice(96, 11008, Op::N, Op::N), c4_128);  // H100 38.5 against 41.4
+  // Not where A's columns lie on whole lines on the 64-row tile (TT: 0.94-1.07x), where 112
+  // CTAs hold most of the SMs (n = 14336), or where m fills the tile.
+  EXPECT_EQ(choice(32, 11008, Op::T, Op::T), "wgmma.bf16.64x128x64.s8.persistent.tmastore");
+  EXPECT_EQ(choice(96, 14336, Op::T, Op::T), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
+  EXPECT_EQ(choice(64, 11008, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.tmastore");
+  EXPECT_EQ(choice(128, 11008, Op::N, Op::N), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
+  EXPECT_EQ(choice(24, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.splitk");  // 32 tiles: not measured
+  EXPECT_EQ(auto_choice(typed_problem("tf32", 24, 11008, 4096, Op::T, Op::N)).find(".c4."), std::string::npos);
 }
 
 TEST(Registry, AutoSharesBAlongMWhereItsColumnsAreOffCacheLines) {
