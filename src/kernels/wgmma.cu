@@ -1446,14 +1446,14 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     //   hold at most 3/4 of the SMs (n = 11008: 88 CTAs), but 0.96-1.05x at n = 14336 (112 CTAs)
     //   and slower than the 64-row tiles' fuller waves at n = 8192: x1.05 up to 3/4 of the SMs;
     // - the 64 x 128 tile where A's columns lie on whole lines (TN, TT) ran 0.94-1.07x: not taken.
-    // Not measured with fewer tiles than 0.48 of the SMs (n < 8192) or for tf32; at m = 16
+    // Not measured with fewer tiles than 0.48 of the SMs (n < 8192), batched, or for tf32; at m = 16
     // skinny_mma, and at m = 64 or 128 the tile alone, were as fast or faster. Everywhere else
     // the cluster is not chosen.
     if constexpr (kCfg.cluster_n == 4) {
       constexpr double kFewRowsShareA = 1.05, kWhereAIsOffSectors = 1.43;
       constexpr double kMinTilesPerSm = 0.48, kMaxCtasPerSm = 0.75, kMaxCtasPerSmWhereAIsOffSectors = 0.85;
       const double ctas = 4.0 * double(wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch));
-      const bool few_rows = kCfg.input != TilemmMmaInput::TF32 && p.m > 16 && p.m < kCfg.bm &&
+      const bool few_rows = kCfg.input != TilemmMmaInput::TF32 && p.batch == 1 && p.m > 16 && p.m < kCfg.bm &&
                             double(tiles) >= kMinTilesPerSm * dev.sm_count;
       const bool a_off_sectors = kCfg.bm == 64 && !columns_apart(p.lda, p.a_type, 32);
       const bool a_reads_pay = kCfg.bm == 128 || !on_whole_lines(p.lda, p.a_type);

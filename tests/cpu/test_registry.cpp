@@ -613,6 +613,13 @@ TEST(Registry, AutoSharesAInClustersOfFourForFewRows) {
   EXPECT_EQ(choice(128, 11008, Op::N, Op::N), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
   EXPECT_EQ(choice(24, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.splitk");  // 32 tiles: not measured
   EXPECT_EQ(auto_choice(typed_problem("tf32", 24, 11008, 4096, Op::T, Op::N)).find(".c4."), std::string::npos);
+  // Nor batched (not measured): two 24 x 4096 x 4096 products make as many tiles as one at n = 8192.
+  tilemm::GemmProblem batched = typed_problem("bf16", 24, 4096, 4096);
+  batched.batch = 2;
+  batched.stride_a = 24 * 4096;
+  batched.stride_b = 4096 * 4096;
+  batched.stride_c = 24 * 4096;
+  EXPECT_EQ(auto_choice(batched).find(".c4."), std::string::npos);
 }
 
 TEST(Registry, AutoSharesBAlongMWhereItsColumnsAreOffCacheLines) {
