@@ -1516,10 +1516,16 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // 22.6 and 22.6 / 23.5), where TT, on lines, ran 5-15% faster on the ping-pong tile. x1.44
     // puts the ping-pong tile above split-K at n = 4096 up to k = 8192, below it at k = 11008 and
     // at n = 2048 from k = 4096 on (docs/ladder.md, "One row of 64 x 64 tiles"). Measured for
-    // 16-bit inputs only.
+    // 16-bit inputs with m = 48-64. With fewer rows it did not pay (stop 48; both tiles in one
+    // interleaved run, TN and TT, n = 3072 and 4096, k = 4096, bf16 and fp16): split-K ran m = 24
+    // 1.01-1.09x faster (H200 24 x 4096 x 4096 TT 18.2 against 19.4 us) and m = 32 0.97-1.03x, while
+    // at m = 40 the ping-pong tile stayed 8-12% ahead at n = 4096: from m = 33 on.
     if constexpr (kCfg.pingpong && kCfg.bn == 64 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kOneRowOfTilesHalfTheSms = 1.44;
-      if (tiles_m == 1 && 2 * tiles <= dev.sm_count && operands_on_whole_lines) speed *= kOneRowOfTilesHalfTheSms;
+      constexpr std::int64_t kFewestRows = 33;
+      if (tiles_m == 1 && p.m >= kFewestRows && 2 * tiles <= dev.sm_count && operands_on_whole_lines) {
+        speed *= kOneRowOfTilesHalfTheSms;
+      }
     }
     // The cooperative tiles of 128 columns without a cluster (128 x 128) where
     // columns are off 32-byte sectors, as the ping-pong tile (above) but measured with the
