@@ -1361,14 +1361,17 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   // for tf32 (400 / 132).
   constexpr double kSmFlopsPerSecond = kCfg.input == TilemmMmaInput::TF32 ? 3.0e12 : 5.9e12;
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
-    if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return 1990.0;
+    // Below every entry that reads its operands in place: where an entry is not to be chosen.
+    constexpr double kNotChosen = 1990.0;
+    if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return kNotChosen;
     // `.transpose` in TT puts n across the tile's 128 columns (64 per consumer warpgroup).
     // With fewer, a consumer idles and the few tiles leave SMs idle: measured on the H200,
     // 11008 and 14336 x 16 or 64 x 4096 ran 1.2-1.7x slower than wgmma_rs's split-K (98.7
     // against 59.6 us at 11008 x 16 x 4096), which the score below does not foresee.
-    if (kTransposeOnly && p.opb == Op::T && p.n < kCfg.bn) return 1990.0;
+    if (kTransposeOnly && p.opb == Op::T && p.n < kCfg.bn) return kNotChosen;
     const std::int64_t tiles_m = (p.m + kCfg.bm - 1) / kCfg.bm;
     const std::int64_t tiles = tiles_m * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
+    const std::int64_t cluster_tiles = wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch);
     // B shared along m (`.c2m`) pays where B's columns are not a whole number of 128-byte
     // lines apart (the TMA then cuts every box row into more L2 requests, and the multicast
     // issues half of B's) and the 64 x 128 tiles make at most one wave; measured on the
@@ -1452,7 +1455,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     if constexpr (kCfg.cluster_n == 4) {
       constexpr double kFewRowsShareA = 1.05, kWhereAIsOffSectors = 1.43;
       constexpr double kMinTilesPerSm = 0.48, kMaxCtasPerSm = 0.75, kMaxCtasPerSmWhereAIsOffSectors = 0.85;
-      const double ctas = 4.0 * double(wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch));
+      const double ctas = double(kCfg.cluster_size() * cluster_tiles);
       const bool few_rows = kCfg.input != TilemmMmaInput::TF32 && p.batch == 1 && p.m > 16 && p.m < kCfg.bm &&
                             double(tiles) >= kMinTilesPerSm * dev.sm_count;
       const bool a_off_sectors = kCfg.bm == 64 && !columns_apart(p.lda, p.a_type, 32);
@@ -1462,7 +1465,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       } else if (few_rows && a_reads_pay && ctas <= kMaxCtasPerSm * dev.sm_count) {
         speed *= kFewRowsShareA;
       } else {
-        return 1990.0;
+        return kNotChosen;
       }
     }
     // The 128 x 128 ping-pong tile: its k-loop runs at ~0.965 of the 256 x 128 cluster
@@ -1618,7 +1621,6 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // Waves are counted in clusters: a cluster whose second tile lies past n still holds its
     // two SMs, and fill already charges that tile's empty columns (counted per CTA tile, the
     // idle CTA was charged twice).
-    const std::int64_t cluster_tiles = wgmma_cluster_tiles<kCfg>(p.m, p.n, p.batch);
     const std::int64_t clusters = dev.sm_count / kCfg.cluster_size();
     if constexpr (kCfg.stream_k) {
       return base + 100.0 * relative_speed *
