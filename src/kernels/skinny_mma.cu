@@ -219,7 +219,7 @@ std::string skinny_mma_name() {
          (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4");
 }
 
-// Whether auto gives the oriented product p (short side m) to a skinny_mma entry: one pass
+// Whether auto gives the caller's product (oriented: short side m) to a skinny_mma entry: one pass
 // over the long operand for m up to the entry's rows, where that operand is at least
 // 4096 x 4096 elements (the measured range; smaller products stay with wgmma). On the
 // H200 the 16-row tile ran every measured m = 16 shape (NN, NT, TT; TN with n = 16) 1.0 to
@@ -228,7 +228,24 @@ std::string skinny_mma_name() {
 inline bool long_operand_of_4096_squared(const GemmProblem& p) {
   return double(p.n) * double(p.k) >= 4096.0 * 4096.0;
 }
-inline bool skinny_mma_takes(const GemmProblem& p, int bm) { return p.m <= bm && long_operand_of_4096_squared(p); }
+// Two row tiles in TT (17-32 rows, the long operand read once per tile, both operands
+// K-major along k as stored: A k x m, B n x k) still beat wgmma: on an H100 (docs/ladder.md,
+// "Two row tiles in TT"; bf16, m = 17, 24 and 32, n = 2048-8192, k = 4096 and 8192) every
+// one of 30 shapes ran 1.03-1.19x faster than auto's split-K or 64 x 64 ping-pong tile (24
+// x 4096 x 4096 18.9 against 21.1 us, cuBLAS 16.9), as stop 47 had seen on the H200 at n =
+// 4096 (16.4 against 18.0 us); at n = 11008 the 64 x 128 tile won (H200, 24 x 11008 x 4096
+// 31.3 against 37.7). Taken as measured: the caller's TT with the rows as the short side,
+// 2048 <= n <= 8192 and k >= 4096. In TN it won at n = 2048 only and lost from n = 6144 on,
+// and in NN with 17-32 columns (its transposed form is this TT) it lost at 4096 rows.
+inline bool skinny_mma_takes_two_row_tiles_tt(const GemmProblem& caller, int bm) {
+  constexpr std::int64_t kFewestColumns = 2048, kMostColumns = 8192, kShortestK = 4096;
+  return caller.opa == Op::T && caller.opb == Op::T && caller.m > bm && caller.m <= 2 * bm &&
+         caller.n >= kFewestColumns && caller.n <= kMostColumns && caller.k >= kShortestK;
+}
+inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
+  const GemmProblem p = skinny_orientation(caller);
+  return (p.m <= bm && long_operand_of_4096_squared(p)) || skinny_mma_takes_two_row_tiles_tt(caller, bm);
+}
 
 // Whether auto gives the oriented product p to a `.ldg` entry: at most 2 bm rows, with an
 // operand the 16-byte copies (the `.cp16` entries' and the TMA's) cannot read (lda =
@@ -281,9 +298,9 @@ KernelEntry make_skinny_mma_entry() {
   // Above every wgmma entry (at most 2400) where it takes the product, else never chosen.
   e.auto_priority = 0;
   e.auto_score = [](const GemmProblem& caller, const DeviceInfo&) {
-    const GemmProblem p = skinny_orientation(caller);
-    const bool takes = kCfg.async_copies() ? skinny_mma_takes(p, kCfg.bm)
-                                           : skinny_mma_takes_any_ld(p, kCfg.bm, kCfg.tile().element_bytes());
+    const bool takes = kCfg.async_copies() ? skinny_mma_takes(caller, kCfg.bm)
+                                           : skinny_mma_takes_any_ld(skinny_orientation(caller), kCfg.bm,
+                                                                     kCfg.tile().element_bytes());
     return takes ? 2450.0 : 0.0;
   };
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {

@@ -1449,20 +1449,31 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     //   hold at most 3/4 of the SMs (n = 11008: 88 CTAs), but 0.96-1.05x at n = 14336 (112 CTAs)
     //   and slower than the 64-row tiles' fuller waves at n = 8192: x1.05 up to 3/4 of the SMs;
     // - the 64 x 128 tile where A's columns lie on whole lines (TN, TT) ran 0.94-1.07x: not taken.
-    // Not measured with fewer tiles than 0.48 of the SMs (n < 8192), batched, or for tf32; at m = 16
-    // skinny_mma, and at m = 64 or 128 the tile alone, were as fast or faster. Everywhere else
-    // the cluster is not chosen.
+    // Batched products (stop 49, H100, bf16 NN and TT, m = 24, 40 and 48, n = 2048-8192, k = 4096,
+    // 2, 4 or 8 products): the 64 x 128 tile with A off sectors (NN, m = 24 and 40) ran 1.18-1.28x
+    // faster than auto's 64 x 64 ping-pong tile where all the products' tiles come to 32-64
+    // (0.24-0.48 of the SMs; two 24 x 4096 x 4096 NN 30.0 against 38.4 us, cuBLAS 29.4), but
+    // 0.96-1.04x from 128 tiles on; with A on sectors (m = 48, TT) it tied or lost: x1.43 for A
+    // off sectors where the clusters hold 0.24-0.5 of the SMs.
+    // Not measured with fewer tiles than 0.48 of the SMs (n < 8192) in one product, or for
+    // tf32 (stop 49, H100: at most 1.02x over the tiles alone); at m = 16 skinny_mma, and at
+    // m = 64 or 128 the tile alone, were as fast or faster. Everywhere else the cluster is not
+    // chosen.
     if constexpr (kCfg.cluster_n == 4) {
       constexpr double kFewRowsShareA = 1.05, kWhereAIsOffSectors = 1.43;
       constexpr double kMinTilesPerSm = 0.48, kMaxCtasPerSm = 0.75, kMaxCtasPerSmWhereAIsOffSectors = 0.85;
+      constexpr double kBatchedMinTilesPerSm = 0.24, kBatchedMaxCtasPerSm = 0.5;
       const double ctas = double(kCfg.cluster_size() * cluster_tiles);
-      const bool few_rows = kCfg.input != TilemmMmaInput::TF32 && p.batch == 1 && p.m > 16 && p.m < kCfg.bm &&
-                            double(tiles) >= kMinTilesPerSm * dev.sm_count;
+      const bool few_rows = kCfg.input != TilemmMmaInput::TF32 && p.m > 16 && p.m < kCfg.bm;
+      const bool one_product = p.batch == 1 && double(tiles) >= kMinTilesPerSm * dev.sm_count;
+      const bool few_batched_tiles = p.batch > 1 && double(tiles) >= kBatchedMinTilesPerSm * dev.sm_count &&
+                                     ctas <= kBatchedMaxCtasPerSm * dev.sm_count;
       const bool a_off_sectors = kCfg.bm == 64 && !columns_apart(p.lda, p.a_type, 32);
       const bool a_reads_pay = kCfg.bm == 128 || !on_whole_lines(p.lda, p.a_type);
-      if (few_rows && a_off_sectors && ctas <= kMaxCtasPerSmWhereAIsOffSectors * dev.sm_count) {
+      if (few_rows && a_off_sectors &&
+          ((one_product && ctas <= kMaxCtasPerSmWhereAIsOffSectors * dev.sm_count) || few_batched_tiles)) {
         speed *= kWhereAIsOffSectors;
-      } else if (few_rows && a_reads_pay && ctas <= kMaxCtasPerSm * dev.sm_count) {
+      } else if (few_rows && one_product && a_reads_pay && ctas <= kMaxCtasPerSm * dev.sm_count) {
         speed *= kFewRowsShareA;
       } else {
         return kNotChosen;

@@ -424,6 +424,17 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     EXPECT_EQ(choice(d, 1, 14336, 4096, Op::T, Op::N), skinny);  // a vector (NN's lda = 1 is not 16-byte aligned)
     EXPECT_EQ(choice(d, 32, 11008, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
     EXPECT_EQ(choice(d, 16, 2048, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+    // Two row tiles (17-32 rows) in TT with 2048-8192 columns and k >= 4096 (H100, stop 49:
+    // 1.03-1.19x faster than wgmma; 24 x 4096 x 4096 18.9 against 21.1 us).
+    EXPECT_EQ(choice(d, 24, 4096, 4096, Op::T, Op::T), skinny);
+    EXPECT_EQ(choice(d, 17, 2048, 8192, Op::T, Op::T), skinny);
+    EXPECT_EQ(choice(d, 32, 8192, 4096, Op::T, Op::T), skinny);
+    // Not at n = 11008 (H200: 37.7 against 31.3 on the 64 x 128 tile), nor in TN (lost from
+    // n = 6144 on), nor NN with 24 columns (its transposed form; lost at 4096 rows).
+    EXPECT_EQ(choice(d, 24, 11008, 4096, Op::T, Op::T).rfind("skinny_mma", 0), std::string::npos);
+    EXPECT_EQ(choice(d, 24, 6144, 4096, Op::T, Op::N).rfind("skinny_mma", 0), std::string::npos);
+    EXPECT_EQ(choice(d, 4096, 24, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+    EXPECT_EQ(choice(d, 40, 4096, 4096, Op::T, Op::T).rfind("skinny_mma", 0), std::string::npos);
     // Odd leading dimensions go to its entry that reads them element by element.
     tilemm::GemmProblem odd = problem_of_dtype(d);
     odd.m = 16;
@@ -587,9 +598,10 @@ TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
   EXPECT_EQ(auto_choice(typed_problem("bf16", 56, 4096, 4096, Op::T, Op::T)), "wgmma.bf16" + deep);  // H100 18.8 / 21.6
   EXPECT_EQ(choice("bf16", 56, 4096, 4096), split_k);  // NN: A's columns 112 bytes apart; H100 22.6 against 23.5
   // Not with 32 rows or fewer (H200, split-K against ping-pong): TT 24 x 4096 x 4096 18.2 / 19.4, TN 18.2 / 19.9.
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 24, 4096, 4096, Op::T, Op::T)), split_k);
+  // TT with 17-32 rows now goes to skinny_mma (AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma).
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 24, 4096, 4096, Op::T, Op::T)), "skinny_mma.bf16.16x64x128.w4.s4");
   EXPECT_EQ(auto_choice(typed_problem("bf16", 24, 4096, 4096, Op::T, Op::N)), split_k);
-  EXPECT_EQ(auto_choice(typed_problem("fp16", 32, 4096, 4096, Op::T, Op::T)), "wgmma.fp16.64x128x64.s8.persistent.splitk");
+  EXPECT_EQ(auto_choice(typed_problem("fp16", 32, 4096, 4096, Op::T, Op::N)), "wgmma.fp16.64x128x64.s8.persistent.splitk");
   EXPECT_EQ(choice("bf16", 64, 2048, 6144), split_k);  // 32 tiles: H100 19.7 against 21.4
 }
 
@@ -617,13 +629,26 @@ TEST(Registry, AutoSharesAInClustersOfFourForFewRows) {
   EXPECT_EQ(choice(128, 11008, Op::N, Op::N), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
   EXPECT_EQ(choice(24, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.splitk");  // 32 tiles: not measured
   EXPECT_EQ(auto_choice(typed_problem("tf32", 24, 11008, 4096, Op::T, Op::N)).find(".c4."), std::string::npos);
-  // Nor batched (not measured): two 24 x 4096 x 4096 products make as many tiles as one at n = 8192.
-  tilemm::GemmProblem batched = typed_problem("bf16", 24, 4096, 4096);
-  batched.batch = 2;
-  batched.stride_a = 24 * 4096;
-  batched.stride_b = 4096 * 4096;
-  batched.stride_c = 24 * 4096;
-  EXPECT_EQ(auto_choice(batched).find(".c4."), std::string::npos);
+  // Batched, with A's columns off sectors, where all the products' tiles hold 0.24-0.5 of the
+  // SMs (H100, stop 49): two 24 x 4096 x 4096 NN 30.0 against 38.4 us on the 64 x 64 ping-pong
+  // tile; four 40 x 2048 x 4096 NN 30.6 against 36.7. Not with 128 tiles (two 24 x 8192 x
+  // 4096: 52.9 against 52.4 on the tile alone), nor where A lies on sectors (m = 48, TT).
+  const auto batched = [](std::int64_t count, std::int64_t m, std::int64_t n, Op op) {
+    tilemm::GemmProblem p = typed_problem("bf16", m, n, 4096, op, op);
+    p.batch = count;
+    p.stride_a = m * 4096;
+    p.stride_b = 4096 * n;
+    p.stride_c = m * n;
+    return auto_choice(p);
+  };
+  EXPECT_EQ(batched(2, 24, 4096, Op::N), c4_64);
+  EXPECT_EQ(batched(4, 40, 2048, Op::N), c4_64);
+  EXPECT_EQ(batched(2, 24, 2048, Op::N), c4_64);
+  EXPECT_EQ(batched(2, 24, 8192, Op::N).find(".c4."), std::string::npos);
+  EXPECT_EQ(batched(8, 24, 2048, Op::N).find(".c4."), std::string::npos);
+  EXPECT_EQ(batched(2, 48, 4096, Op::N).find(".c4."), std::string::npos);
+  EXPECT_EQ(batched(2, 24, 4096, Op::T).find(".c4."), std::string::npos);
+  EXPECT_EQ(batched(2, 24, 1024, Op::N).find(".c4."), std::string::npos);  // 16 tiles: not measured
 }
 
 TEST(Registry, AutoSharesBAlongMWhereItsColumnsAreOffCacheLines) {
