@@ -219,9 +219,9 @@ std::string skinny_mma_name() {
          (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4");
 }
 
-// Whether auto gives the caller's product (oriented: short side m) to a skinny_mma entry: one pass
-// over the long operand for m up to the entry's rows, where that operand is at least
-// 4096 x 4096 elements (the measured range; smaller products stay with wgmma). On the
+// Whether auto gives the caller's product (oriented: short side m) to a skinny_mma entry: one
+// pass over the long operand for m up to the entry's rows, where that operand is at least
+// 4096 x 4096 elements (step 29's measured range; the two rules after it add more). On the
 // H200 the 16-row tile ran every measured m = 16 shape (NN, NT, TT; TN with n = 16) 1.0 to
 // 1.6x faster than the wgmma entries auto took before; 32 and 64-row tiles of the same
 // design lost to wgmma's split-K at m = 32 and 64 (docs/ladder.md, step 29).
@@ -230,21 +230,33 @@ inline bool long_operand_of_4096_squared(const GemmProblem& p) {
 }
 // Two row tiles in TT (17-32 rows, the long operand read once per tile, both operands
 // K-major along k as stored: A k x m, B n x k) still beat wgmma: on an H100 (docs/ladder.md,
-// "Two row tiles in TT"; bf16, m = 17, 24 and 32, n = 2048-8192, k = 4096 and 8192) every
+// "Two row tiles in TT, and short products"; bf16, m = 17, 24 and 32, n = 2048-8192, k = 4096 and 8192) every
 // one of 30 shapes ran 1.03-1.19x faster than auto's split-K or 64 x 64 ping-pong tile (24
 // x 4096 x 4096 18.9 against 21.1 us, cuBLAS 16.9), as stop 47 had seen on the H200 at n =
 // 4096 (16.4 against 18.0 us); at n = 11008 the 64 x 128 tile won (H200, 24 x 11008 x 4096
 // 31.3 against 37.7). Taken as measured: the caller's TT with the rows as the short side,
-// 2048 <= n <= 8192 and k >= 4096. In TN it won at n = 2048 only and lost from n = 6144 on,
-// and in NN with 17-32 columns (its transposed form is this TT) it lost at 4096 rows.
+// 2048 <= n <= 8192 and k >= 4096. In TN it lost at n = 3072 and from n = 6144 on, and in NN
+// with 17-32 columns (its transposed form is this TT) at 4096 rows; at n <= 2048 the short
+// products' rule below takes every layout.
 inline bool skinny_mma_takes_two_row_tiles_tt(const GemmProblem& caller, int bm) {
   constexpr std::int64_t kFewestColumns = 2048, kMostColumns = 8192, kShortestK = 4096;
   return caller.opa == Op::T && caller.opb == Op::T && caller.m > bm && caller.m <= 2 * bm &&
          caller.n >= kFewestColumns && caller.n <= kMostColumns && caller.k >= kShortestK;
 }
+// Short products, every layout: with at most two row tiles, 1024-2048 columns and k =
+// 2048-8192 (oriented), the 16-row tiles ran all 72 measured shapes that auto gave to wgmma's
+// split-K 1.02-1.31x faster (H100, stop 49; bf16 NN, NT, TN and TT, m = 16, 24 and 32, n = 1024
+// and 2048, k = 2048, 4096 and 8192, and m = 1024 and 2048 with n = 24; 24 x 2048 x 4096 TN 13.9
+// against 16.0 us, cuBLAS 13.8). At n = 3072 the layouts differed (0.84-1.14x). Fewer than 16
+// rows were not measured: both entries compute whole tiles (16 and 64 rows) whatever m is.
+inline bool skinny_mma_takes_short_products(const GemmProblem& p, int bm) {
+  constexpr std::int64_t kFewestColumns = 1024, kMostColumns = 2048, kShortestK = 2048, kLongestK = 8192;
+  return p.m <= 2 * bm && p.n >= kFewestColumns && p.n <= kMostColumns && p.k >= kShortestK && p.k <= kLongestK;
+}
 inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
   const GemmProblem p = skinny_orientation(caller);
-  return (p.m <= bm && long_operand_of_4096_squared(p)) || skinny_mma_takes_two_row_tiles_tt(caller, bm);
+  return (p.m <= bm && long_operand_of_4096_squared(p)) || skinny_mma_takes_short_products(p, bm) ||
+         skinny_mma_takes_two_row_tiles_tt(caller, bm);
 }
 
 // Whether auto gives the oriented product p to a `.ldg` entry: at most 2 bm rows, with an

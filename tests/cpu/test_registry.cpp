@@ -423,7 +423,15 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     EXPECT_EQ(choice(d, 11008, 16, 4096, Op::T, Op::N), skinny);  // PyTorch's decode step
     EXPECT_EQ(choice(d, 1, 14336, 4096, Op::T, Op::N), skinny);  // a vector (NN's lda = 1 is not 16-byte aligned)
     EXPECT_EQ(choice(d, 32, 11008, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
-    EXPECT_EQ(choice(d, 16, 2048, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+    // Short products in every layout: at most 32 rows, 1024-2048 columns, k = 2048-8192 (H100,
+    // stop 49: 1.02-1.31x faster than wgmma's split-K; 24 x 2048 x 4096 TN 13.9 against 16.0 us).
+    EXPECT_EQ(choice(d, 16, 2048, 4096, Op::N, Op::N), skinny);
+    EXPECT_EQ(choice(d, 24, 1024, 2048, Op::N, Op::T), skinny);
+    EXPECT_EQ(choice(d, 32, 2048, 8192, Op::T, Op::N), skinny);
+    EXPECT_EQ(choice(d, 2048, 24, 4096, Op::N, Op::N), skinny);  // transposed: 24 columns
+    EXPECT_EQ(choice(d, 24, 3072, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+    EXPECT_EQ(choice(d, 24, 2048, 1024, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+    EXPECT_EQ(choice(d, 48, 2048, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
     // Two row tiles (17-32 rows) in TT with 2048-8192 columns and k >= 4096 (H100, stop 49:
     // 1.03-1.19x faster than wgmma; 24 x 4096 x 4096 18.9 against 21.1 us).
     EXPECT_EQ(choice(d, 24, 4096, 4096, Op::T, Op::T), skinny);
