@@ -228,16 +228,15 @@ std::string skinny_mma_name() {
 inline bool long_operand_of_4096_squared(const GemmProblem& p) {
   return double(p.n) * double(p.k) >= 4096.0 * 4096.0;
 }
-// Two row tiles in TT (17-32 rows, the long operand read once per tile, both operands
-// K-major along k as stored: A k x m, B n x k) still beat wgmma: on an H100 (docs/ladder.md,
-// "Two row tiles in TT, and short products"; bf16, m = 17, 24 and 32, n = 2048-8192, k = 4096 and 8192) every
-// one of 30 shapes ran 1.03-1.19x faster than auto's split-K or 64 x 64 ping-pong tile (24
-// x 4096 x 4096 18.9 against 21.1 us, cuBLAS 16.9), as stop 47 had seen on the H200 at n =
-// 4096 (16.4 against 18.0 us); at n = 11008 the 64 x 128 tile won (H200, 24 x 11008 x 4096
-// 31.3 against 37.7). Taken as measured: the caller's TT with the rows as the short side,
-// 2048 <= n <= 8192 and k >= 4096. In TN it lost at n = 3072 and from n = 6144 on, and in NN
-// with 17-32 columns (its transposed form is this TT) at 4096 rows; at n <= 2048 the short
-// products' rule below takes every layout.
+// Two row tiles in TT (17-32 rows, the long operand read once per tile) still beat wgmma:
+// on an H100 (docs/ladder.md, "Two row tiles in TT, and short products"; bf16, m = 17, 24 and
+// 32, n = 2048-8192, k = 4096 and 8192) every one of 30 shapes ran 1.03-1.19x faster than
+// auto's split-K or 64 x 64 ping-pong tile (24 x 4096 x 4096 18.9 against 21.1 us, cuBLAS
+// 16.9), as stop 47 had seen on the H200 at n = 4096 (16.4 against 18.0 us); at n = 11008 the
+// 64 x 128 tile won (H200, 24 x 11008 x 4096 31.3 against 37.7). Taken as measured: the
+// caller's TT with the rows as the short side, 2048 <= n <= 8192 and k >= 4096. In TN it lost
+// at n = 3072 with k = 8192 and from n = 6144 on, and in NN with 17-32 columns (its transposed
+// form is this TT) at 4096 rows; at n <= 2048 the short products' rule below takes every layout.
 inline bool skinny_mma_takes_two_row_tiles_tt(const GemmProblem& caller, int bm) {
   constexpr std::int64_t kFewestColumns = 2048, kMostColumns = 8192, kShortestK = 4096;
   return caller.opa == Op::T && caller.opb == Op::T && caller.m > bm && caller.m <= 2 * bm &&
