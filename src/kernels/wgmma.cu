@@ -1455,10 +1455,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // (0.24-0.48 of the SMs; two 24 x 4096 x 4096 NN 30.0 against 38.4 us, cuBLAS 29.4), but
     // 0.96-1.04x from 128 tiles on; with A on sectors (m = 48, TT) it tied or lost: x1.43 for A
     // off sectors where the clusters hold 0.24-0.5 of the SMs.
-    // Not measured with fewer tiles than 0.48 of the SMs (n < 8192) in one product, or for
-    // tf32 (stop 49, H100: at most 1.02x over the tiles alone); at m = 16 skinny_mma, and at
-    // m = 64 or 128 the tile alone, were as fast or faster. Everywhere else the cluster is not
-    // chosen.
+    // Not measured with fewer tiles than 0.48 of the SMs (n < 8192) in one product. tf32 ran at
+    // most 1.02x faster than the tiles alone (stop 49, H100); at m = 16 skinny_mma, and at m = 64
+    // or 128 the tile alone, were as fast or faster. Everywhere else the cluster is not chosen.
     if constexpr (kCfg.cluster_n == 4) {
       constexpr double kFewRowsShareA = 1.05, kWhereAIsOffSectors = 1.43;
       constexpr double kMinTilesPerSm = 0.48, kMaxCtasPerSm = 0.75, kMaxCtasPerSmWhereAIsOffSectors = 0.85;
