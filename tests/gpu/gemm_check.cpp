@@ -174,10 +174,16 @@ double fp32_tolerance(std::int64_t k) {
   return kSafety * kUnitRoundoff * std::sqrt(double(std::max<std::int64_t>(k, 1)));
 }
 
-bool small_subset() {
-  const char* v = std::getenv("TILEMM_TEST_SMALL");
+namespace {
+bool environment_flag(const char* name) {
+  const char* v = std::getenv(name);
   return v != nullptr && std::strcmp(v, "0") != 0;
 }
+}  // namespace
+
+bool small_subset() { return environment_flag("TILEMM_TEST_SMALL"); }
+
+bool trace_cases() { return environment_flag("TILEMM_TEST_TRACE"); }
 
 CaseResult run_case(tilemmHandle_t handle, const GemmCase& c, bool check_determinism) {
   CaseResult result;

@@ -72,6 +72,11 @@ double case_tolerance(const GemmCase& c);
 // true when the TILEMM_TEST_SMALL environment variable asks for the sanitizer subset.
 bool small_subset();
 
+// true when the TILEMM_TEST_TRACE environment variable asks for every case to be named (on
+// stderr, flushed) before it runs, so that a case that hangs, e.g. under a sanitizer that
+// changes the timing, names itself.
+bool trace_cases();
+
 // C = alpha * op(A) * op(B) + beta * C on the device in fp64 (one thread per output);
 // A and B are device fp32, C device fp64. The yardstick for large shapes.
 void fp64_reference_gemm(Op opa, Op opb, std::int64_t m, std::int64_t n, std::int64_t k,

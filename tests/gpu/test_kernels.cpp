@@ -166,6 +166,7 @@ TEST_P(Kernels, CorrectOnTheTestPlan) {
     double worst = 0.0;
     for (const GemmCase& c : plan_cases(typed, ct == 0)) {
       const bool small = double(c.m) * double(c.n) * double(c.k) < 2e9;
+      if (tilemm::test::trace_cases()) std::fprintf(stderr, "[ case ] %s %s\n", name.c_str(), c.describe().c_str());
       const auto r = tilemm::test::run_case(h, c, small);
       // A forced kernel may refuse a case it cannot implement (C untouched); auto never.
       if (r.refused && r.passed && name != "auto") {
