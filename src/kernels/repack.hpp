@@ -26,6 +26,11 @@ struct RepackedOperand {
   std::int64_t rows = 0, cols = 0, ld = 0, stride = 0, batches = 0, bytes = 0;
 };
 
+// The smallest product (FLOP) that auto gives to the tensor-core `.repack` entries (wgmma,
+// wgmma_rs): below it their copy pass and extra launches are taken to cost more than they
+// save (a prior). Rules that stand aside for those entries stand aside only above it.
+constexpr double kSmallestRepackedTensorCoreFlops = 2.0 * 512.0 * 512.0 * 512.0;
+
 // Which operands of a problem get an aligned (or transposed) copy, the copies' layouts,
 // and the workspace bytes for them.
 struct AlignedOperandsPlan {

@@ -33,19 +33,28 @@
 // registers, as mma_sync's `.ldg` tile does (mma_register_main_loop: the loads of stage
 // k + 1 travel while the tensor cores work on stage k), with the same split-K. One stage is
 // in flight per block, so four blocks share an SM (tf32, 64 floats per stage: three).
+// `.clusterk` (Hopper): the k-slices of a tile are the CTAs of one cluster, which sum them
+// through distributed shared memory (skinny_mma_sum_cluster_slices) instead of writing
+// partials for split_k_reduce: no workspace and one launch, 1.00-1.28x faster on an H200
+// where one row tile's k is split (docs/ladder.md, "Slices summed inside a cluster").
 // Requirements: compute capability 8.0; `.cp16`: A and B 16-byte aligned with lda, ldb
 // multiples of 8 elements; `.ldg`: A, B, C aligned to their element size; batchCount = 1;
-// a workspace of slices x m x n floats when k is split.
+// a workspace of slices x m x n floats when k is split (`.clusterk`: compute capability 9.0,
+// at most 8 slices, no workspace).
 #include <algorithm>
+#include <array>
 #include <string>
 #include <type_traits>
 
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/mma_sync_tiles.cuh"
+#include "kernels/repack.hpp"
 #include "kernels/skinny_orientation.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "kernels/workspace.hpp"
+#include "ptx/cluster.cuh"
+#include "ptx/cp_async.cuh"
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
 
@@ -59,6 +68,11 @@ struct TilemmSkinnyMmaConfig {
   int stages;
   TilemmMmaOperandLoad load;  // 16-byte cp.async ring, or element loads staged in registers (2 stages)
   int min_blocks_per_sm;      // __launch_bounds__ occupancy target
+  // `.clusterk` (sm_90): a tile's k-slices are the CTAs of one cluster, summed through
+  // distributed shared memory, instead of fp32 partials in a workspace and split_k_reduce.
+  bool cluster_k = false;
+  // A cluster of more than 8 CTAs is not portable (it needs an opt-in and may not fit).
+  static constexpr int kMostClusterSlices = 8;
 
   // The block tile as the mma_sync layouts describe it: one warp along m, `warps` along n.
   consteval TilemmMmaSyncConfig tile() const {
@@ -74,11 +88,68 @@ struct TilemmSkinnyMmaConfig {
     return bm % 16 == 0 && t.warp_tile_n() % 16 == 0 && warps * t.warp_tile_n() == bn && bk % t.mma_k() == 0 &&
            TilemmMmaSyncConfig::power_of_two(bk / ce) && bk / ce >= 2 && bk / ce <= 32 &&
            TilemmMmaSyncConfig::power_of_two(bm / ce) && bm / ce >= 2 && TilemmMmaSyncConfig::power_of_two(bn / ce) &&
-           bn / ce >= 8 && stages >= 2 && stages <= 8 && (async_copies() || stages == 2) && min_blocks_per_sm >= 1;
+           bn / ce >= 8 && stages >= 2 && stages <= 8 && (async_copies() || stages == 2) && min_blocks_per_sm >= 1 &&
+           // the drained ring holds the tile's fp32 sums
+           (!cluster_k || t.smem_bytes() >= 4 * bm * bn);
   }
 };
 
 namespace tilemm::kernels {
+
+// `.clusterk`'s ending: the k-slices of a tile are the CTAs of one cluster along grid z
+// (cluster rank = slice). Each CTA leaves its fp32 accumulators in its own shared memory
+// (the drained ring); after a cluster barrier, CTA r sums the r-th share of the tile's
+// elements over every slice's copy through distributed shared memory, in slice order (the
+// order split_k_reduce adds the partials in, so the bits are the same), and stores
+// alpha * sum + beta * C, in the caller's layout (store_transposed: see skinny_mma_gemm).
+template <TilemmSkinnyMmaConfig kCfg, class CT>
+__device__ __forceinline__ void skinny_mma_sum_cluster_slices(
+    const MmaSyncParams& p, CT* C, char* smem, const float (&acc)[kCfg.tile().m_tiles()][kCfg.tile().n_tiles()][4],
+    std::int64_t m0, std::int64_t n0, int warp_n0, int lane, bool store_transposed) {
+#if __CUDA_ARCH__ >= 900
+  const std::int64_t row_stride = store_transposed ? p.ldc : 1, col_stride = store_transposed ? 1 : p.ldc;
+  constexpr TilemmMmaSyncConfig kTile = kCfg.tile();
+  constexpr int BM = kCfg.bm, BN = kCfg.bn, kElements = BM * BN;
+  // Consecutive elements are consecutive addresses of C: along the oriented tile's columns
+  // (C's rows) when stored transposed, else down its columns.
+  const auto index = [&](int row, int col) { return store_transposed ? row * BN + col : col * BM + row; };
+  float* const tile = reinterpret_cast<float*>(smem);
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int i = 0; i < kTile.m_tiles(); ++i)
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+#pragma unroll
+      for (int j = 0; j < kTile.n_tiles(); ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          tile[index(16 * i + 8 * half + g, warp_n0 + 8 * j + 2 * t + e)] = acc[i][j][2 * half + e];
+  // Every slice's sums are written (release) before any CTA reads them (acquire).
+  ptx::cluster_arrive();
+  ptx::cluster_wait();
+  const int slices = int(gridDim.z), rank = int(ptx::cluster_ctarank());
+  const int share = (kElements + slices - 1) / slices;
+  const int end = std::min(kElements, (rank + 1) * share);
+  const unsigned tile_address = ptx::shared_address(tile);
+  for (int e = rank * share + int(threadIdx.x); e < end; e += kCfg.threads()) {
+    float sum = 0.0f;
+    for (int s = 0; s < slices; ++s)
+      sum += ptx::ld_shared_cluster_f32(ptx::cluster_map_shared(tile_address + 4u * unsigned(e), unsigned(s)));
+    const int row = store_transposed ? e / BN : e % BM;
+    const int col = store_transposed ? e % BN : e / BM;
+    if (m0 + row < p.m && n0 + col < p.n)
+      store_alpha_beta(C + (m0 + row) * row_stride + (n0 + col) * col_stride, sum, p.alpha, p.beta);
+  }
+  // A CTA's shared memory must outlive its peers' reads of it. Relaxed: every value read
+  // above has already been used by a store, so the reads are complete.
+  ptx::cluster_arrive_relaxed();
+  ptx::cluster_wait();
+#else
+  // The `.clusterk` entries require compute capability 9.0; this build never runs them.
+  (void)p, (void)C, (void)smem, (void)acc, (void)m0, (void)n0, (void)warp_n0, (void)lane, (void)store_transposed;
+  __trap();
+#endif
+}
 
 // One block per (row tile, column tile, k-slice) = blockIdx (x, y, z) of the oriented
 // product p. Without split.partial the block stores C = alpha * acc + beta * C itself;
@@ -133,6 +204,18 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   }
 
   const std::int64_t col0 = n0 + warp_n0;
+  if constexpr (kCfg.cluster_k) {
+    if (gridDim.z > 1) {
+      if (p.c_is_fp32) {
+        skinny_mma_sum_cluster_slices<kCfg>(p, static_cast<float*>(p.C), smem, acc, m0, n0, warp_n0, lane,
+                                            store_transposed);
+      } else if constexpr (!std::is_same_v<T, float>) {
+        skinny_mma_sum_cluster_slices<kCfg>(p, static_cast<T*>(p.C), smem, acc, m0, n0, warp_n0, lane,
+                                            store_transposed);
+      }
+      return;
+    }
+  }
   if (split.partial != nullptr) {
     MmaSyncParams raw = p;
     raw.alpha = 1.0f;
@@ -176,6 +259,48 @@ int skinny_mma_slices(const GemmProblem& p, int sm_count) {
                         kCfg.async_copies() ? 4 : 2, kCfg.async_copies() ? 16 : 32);
 }
 
+// The launch of `slices` k-slices per tile: `.clusterk` makes each tile's slices one
+// cluster along grid z.
+template <TilemmSkinnyMmaConfig kCfg>
+cudaLaunchConfig_t skinny_mma_launch_config(dim3 grid, int slices, cudaLaunchAttribute* cluster, cudaStream_t stream) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(kCfg.threads());
+  config.dynamicSmemBytes = std::size_t(skinny_mma_smem_bytes<kCfg>());
+  config.stream = stream;
+  cluster->id = cudaLaunchAttributeClusterDimension;
+  cluster->val.clusterDim.x = 1;
+  cluster->val.clusterDim.y = 1;
+  cluster->val.clusterDim.z = static_cast<unsigned>(slices);
+  config.attrs = cluster;
+  config.numAttrs = kCfg.cluster_k && slices > 1 ? 1 : 0;
+  return config;
+}
+
+// `.clusterk`: how many clusters of `slices` CTAs the GPU holds at once
+// (cudaOccupancyMaxActiveClusters; 0 when the query fails), per slice count, asked once. A
+// cluster's CTAs must share one GPC, so clusters of 4 and 8 may fill fewer than the
+// GPU's block slots.
+template <TilemmSkinnyMmaConfig kCfg>
+int skinny_mma_resident_clusters(int slices) {
+  constexpr int kMost = TilemmSkinnyMmaConfig::kMostClusterSlices;
+  static const std::array<int, kMost + 1> resident = [] {
+    std::array<int, kMost + 1> r{};
+    constexpr auto kernel = skinny_mma_gemm<kCfg, false, false>;
+    if (opt_in_dynamic_smem<kernel>(skinny_mma_smem_bytes<kCfg>()) != cudaSuccess) return r;
+    for (int s = 2; s <= kMost; ++s) {
+      cudaLaunchAttribute cluster{};
+      const cudaLaunchConfig_t config = skinny_mma_launch_config<kCfg>(dim3(1, 1, unsigned(s)), s, &cluster, nullptr);
+      if (cudaOccupancyMaxActiveClusters(&r[s], kernel, &config) != cudaSuccess) {
+        cudaGetLastError();
+        r[s] = 0;
+      }
+    }
+    return r;
+  }();
+  return slices >= 0 && slices <= kMost ? resident[slices] : 0;
+}
+
 template <TilemmSkinnyMmaConfig kCfg>
 cudaError_t launch_skinny_mma(const GemmProblem& caller, cudaStream_t stream) {
   const GemmProblem prob = skinny_orientation(caller);
@@ -183,19 +308,28 @@ cudaError_t launch_skinny_mma(const GemmProblem& caller, cudaStream_t stream) {
   const MmaSyncParams params = make_mma_sync_params(prob);
   SplitKSlices split{prob.k, nullptr};
   int slices = 1;
-  const int wanted = skinny_mma_slices<kCfg>(prob, device_sm_count());
+  int wanted = skinny_mma_slices<kCfg>(prob, device_sm_count());
+  if constexpr (kCfg.cluster_k) {
+    // Every cluster resident at once, with fewer slices if need be: the first measurement,
+    // 8 slices regardless, ran 256 CTAs in clusters of 4 and 8 up to 1.35x slower than the
+    // same slices through split_k_reduce (H200, bf16, 24 x 2048 x 2048 NN 13.9 against 11.5
+    // us), where 264 block slots held them all, and 128 CTAs 1.05-1.14x faster.
+    const std::int64_t tiles = std::int64_t(ceil_div_u(prob.m, kCfg.bm)) * ceil_div_u(prob.n, kCfg.bn);
+    wanted = std::min(wanted, TilemmSkinnyMmaConfig::kMostClusterSlices);
+    while (wanted > 1 && tiles > skinny_mma_resident_clusters<kCfg>(wanted)) --wanted;
+  }
   if (wanted > 1) {
     split.k_per_slice = split_k_slice_length(prob.k, wanted, kCfg.bk);
     slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
   }
   StreamWorkspace workspace(stream);
-  if (slices > 1) {
+  if (slices == 1) {
+    split.k_per_slice = prob.k;
+  } else if (!kCfg.cluster_k) {
     const cudaError_t allocated =
         workspace.allocate(std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * sizeof(float));
     if (allocated != cudaSuccess) return allocated;
     split.partial = workspace.at<float>();
-  } else {
-    split.k_per_slice = prob.k;
   }
   const dim3 grid(ceil_div_u(prob.m, kCfg.bm), ceil_div_u(prob.n, kCfg.bn), static_cast<unsigned>(slices));
   const cudaError_t launched = dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
@@ -203,10 +337,11 @@ cudaError_t launch_skinny_mma(const GemmProblem& caller, cudaStream_t stream) {
     constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
     const cudaError_t opted_in = opt_in_dynamic_smem<kernel>(smem);
     if (opted_in != cudaSuccess) return opted_in;
-    kernel<<<grid, kCfg.threads(), smem, stream>>>(params, split, store_transposed);
-    return cudaGetLastError();
+    cudaLaunchAttribute cluster{};
+    const cudaLaunchConfig_t config = skinny_mma_launch_config<kCfg>(grid, slices, &cluster, stream);
+    return cudaLaunchKernelEx(&config, kernel, params, split, store_transposed);
   });
-  if (slices == 1) return launched;
+  if (slices == 1 || kCfg.cluster_k) return launched;
   return workspace.finish(launched == cudaSuccess ? launch_split_k_reduce(caller, split.partial, slices, stream)
                                                   : launched);
 }
@@ -216,7 +351,8 @@ std::string skinny_mma_name() {
   return std::string("skinny_mma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warps) + ".s" +
          std::to_string(kCfg.stages) +
-         (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4");
+         (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4") +
+         (kCfg.cluster_k ? ".clusterk" : "");
 }
 
 // Whether auto gives the caller's product (oriented: short side m) to a skinny_mma entry: one
@@ -258,6 +394,26 @@ inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
          skinny_mma_takes_two_row_tiles_tt(caller, bm);
 }
 
+// Whether auto gives the caller's product to a `.clusterk` entry (sm_90) rather than the
+// plain one or wgmma: one row tile (at most bm rows, oriented), 1024-6144 columns, so that k
+// is split, and k = 1024-11008. There, on an H200 (docs/ladder.md, "Slices summed inside a
+// cluster"; bf16 NN, NT, TN and TT with m = 16, n = 1024-4096, k = 2048-8192, NN and TN with
+// m = 1, 8 and 16 at k = 1024, and larger ones), summing the slices inside their cluster ran
+// 1.00-1.28x faster than auto's previous choice: the split_k_reduce launch and the partials'
+// round trip through memory are gone. Except with 3073-4096 columns and k above 4096: the
+// plain entry runs 4 slices of its 64 tiles there, but fewer than 64 clusters of 4 fit on the
+// GPU at once, so this one runs 3, and at k = 8192-11008 that lost 4-9% (16 x 4096 x 8192 NN
+// 23.8 against 21.8 us). With two row tiles (17-32 rows) it won or lost by layout (0.92-1.17x
+// at k = 2048, slower at longer k), and past 6144 columns k is not split, so the two entries
+// run the same loop.
+inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
+  constexpr std::int64_t kFewestColumns = 1024, kMostColumns = 6144, kShortestK = 1024, kLongestK = 11008;
+  const GemmProblem p = skinny_orientation(caller);
+  const bool fewer_slices_than_plain = p.n > 3072 && p.n <= 4096 && p.k > 4096;
+  return p.m <= bm && p.n >= kFewestColumns && p.n <= kMostColumns && p.k >= kShortestK && p.k <= kLongestK &&
+         !fewer_slices_than_plain;
+}
+
 // Whether auto gives the oriented product p to a `.ldg` entry: at most 2 bm rows, with an
 // operand the 16-byte copies (the `.cp16` entries' and the TMA's) cannot read (lda =
 // 4093). Every other tensor-core entry then either reads it without split-K (mma_sync's
@@ -274,13 +430,18 @@ inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
 // 71 us; at 1000 x 16 x 4093, 51 against 15), so this entry stands aside there (for 17-32
 // rows too, not measured). tf32's copying entries ran the same products at half this
 // entry's speed (14336 x 16 x 4093 NN: 159 against 87 us).
+// It stands aside only where the `.repack` entries take the product, from 2 x 512^3 FLOP:
+// below that a row vector in NN (m = 1, lda = 1: each "column" of A 2 bytes from the next)
+// went to mma_sync's `.ldg2` 128 x 128 tile, 16 blocks walking k = 11008 alone (H200, bf16
+// 1 x 2048 x 11008 NN: 598 us, cuBLAS 18.4).
 inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
   const bool short_operand_readable =
       columns_aligned16(oriented.A, oriented.lda, oriented.stride_a, oriented.batch, element_bytes);
   const bool long_operand_readable =
       columns_aligned16(oriented.B, oriented.ldb, oriented.stride_b, oriented.batch, element_bytes);
   if (oriented.m > 2 * bm || (short_operand_readable && long_operand_readable)) return false;
-  return !(element_bytes == 2 && long_operand_readable && long_operand_of_4096_squared(oriented));
+  return !(element_bytes == 2 && long_operand_readable && long_operand_of_4096_squared(oriented) &&
+           oriented.flops() >= kSmallestRepackedTensorCoreFlops);
 }
 
 template <TilemmSkinnyMmaConfig kCfg>
@@ -293,22 +454,29 @@ KernelEntry make_skinny_mma_entry() {
               std::to_string(kCfg.bm) + " rows of a narrow column tile, the long operand streamed once " +
               (kCfg.async_copies() ? "through a " + std::to_string(kCfg.stages) + "-stage cp.async ring"
                                    : std::string("by element loads staged in registers (any leading dimension)")) +
-              ", k split across blocks (few rows or, transposed, few columns)";
+              (kCfg.cluster_k ? ", k split across the CTAs of a cluster and summed through distributed shared memory"
+                              : ", k split across blocks") +
+              " (few rows or, transposed, few columns)";
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
-  e.min_compute_capability = 80;
+  constexpr int kComputeCapability = kCfg.cluster_k ? 90 : 80;
+  e.min_compute_capability = kComputeCapability;
   const std::string operands =
       kCfg.async_copies()
           ? "A and B 16-byte aligned, lda/ldb multiples of " + std::to_string(kCfg.tile().chunk_elements()) +
                 " elements"
           : std::string("A, B, C aligned to their element size");
-  e.requirements = "compute capability 8.0; " + operands +
-                   "; batchCount = 1; a workspace of slices * m * n floats when k is split (stream-ordered)";
+  e.requirements = std::string(kCfg.cluster_k ? "compute capability 9.0 (clusters); " : "compute capability 8.0; ") +
+                   operands + "; batchCount = 1; " +
+                   (kCfg.cluster_k ? "no workspace (at most 8 k-slices, one cluster per tile)"
+                                   : "a workspace of slices * m * n floats when k is split (stream-ordered)");
   e.arithmetic_intensity =
       double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.tile().element_bytes() / 2.0);
   e.auto_eligible = true;
-  // Above every wgmma entry (at most 2400) where it takes the product, else never chosen.
+  // Above every wgmma entry (at most 2400) where it takes the product, else never chosen;
+  // `.clusterk` above the plain entry.
   e.auto_priority = 0;
   e.auto_score = [](const GemmProblem& caller, const DeviceInfo&) {
+    if constexpr (kCfg.cluster_k) return skinny_mma_cluster_k_takes(caller, kCfg.bm) ? 2460.0 : 0.0;
     const bool takes = kCfg.async_copies() ? skinny_mma_takes(caller, kCfg.bm)
                                            : skinny_mma_takes_any_ld(skinny_orientation(caller), kCfg.bm,
                                                                      kCfg.tile().element_bytes());
@@ -316,7 +484,7 @@ KernelEntry make_skinny_mma_entry() {
   };
   e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_tensor_core_types<kCfg.input>(p);
-    if (r.empty()) r = require_compute_capability(dev, 80);
+    if (r.empty()) r = require_compute_capability(dev, kComputeCapability);
     constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
     if (r.empty() && smem > dev.smem_per_block_optin) {
       r = "needs " + std::to_string(smem) + " bytes of shared memory per block, device allows " +
@@ -366,6 +534,8 @@ void add_skinny_mma_configs(Registry& r) {
   constexpr auto kRegisters = TilemmMmaOperandLoad::ScalarRegisters;
   if constexpr (kIn != TilemmMmaInput::TF32) {
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2}>());
+    r.add(make_skinny_mma_entry<
+          TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2, true}>());
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 2, kRegisters, 4}>());
   } else {
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 64, 4, 2, kRegisters, 3}>());

@@ -1363,7 +1363,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
     // Below every entry that reads its operands in place: where an entry is not to be chosen.
     constexpr double kNotChosen = 1990.0;
-    if (kRepack && p.flops() < 2.0 * 512.0 * 512.0 * 512.0) return kNotChosen;
+    if (kRepack && p.flops() < kSmallestRepackedTensorCoreFlops) return kNotChosen;
     // `.transpose` in TT puts n across the tile's 128 columns (64 per consumer warpgroup).
     // With fewer, a consumer idles and the few tiles leave SMs idle: measured on the H200,
     // 11008 and 14336 x 16 or 64 x 4096 ran 1.2-1.7x slower than wgmma_rs's split-K (98.7

@@ -417,15 +417,26 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
   };
   for (const std::string d : {"bf16", "fp16"}) {
     const std::string skinny = "skinny_mma." + d + ".16x64x128.w4.s4";
+    // On Hopper one row tile with 1024-6144 columns and k = 1024-11008 goes to the entry that
+    // sums its k-slices in a cluster (H200, stop 50: 1.00-1.28x faster), but not 3073-4096
+    // columns with k > 4096, where it runs fewer slices than the plain entry.
+    const std::string cluster_k = skinny + ".clusterk";
     EXPECT_EQ(choice(d, 16, 11008, 4096, Op::N, Op::N), skinny);
-    EXPECT_EQ(choice(d, 16, 4096, 4096, Op::N, Op::T), skinny);
-    EXPECT_EQ(choice(d, 16, 4096, 11008, Op::T, Op::T), skinny);
+    EXPECT_EQ(choice(d, 16, 4096, 4096, Op::N, Op::T), cluster_k);
+    EXPECT_EQ(choice(d, 16, 4096, 8192, Op::T, Op::T), skinny);
+    EXPECT_EQ(choice(d, 16, 6144, 11008, Op::T, Op::N), cluster_k);
+    EXPECT_EQ(choice(d, 16, 3072, 16384, Op::T, Op::T), skinny);
+    EXPECT_EQ(choice(d, 8, 2048, 1024, Op::N, Op::N), cluster_k);  // 64 x 64 ping-pong before: 10.5 against 9.0 us
     EXPECT_EQ(choice(d, 11008, 16, 4096, Op::T, Op::N), skinny);  // PyTorch's decode step
+    EXPECT_EQ(choice(d, 4096, 16, 4096, Op::T, Op::N), cluster_k);
     EXPECT_EQ(choice(d, 1, 14336, 4096, Op::T, Op::N), skinny);  // a vector (NN's lda = 1 is not 16-byte aligned)
+    EXPECT_EQ(choice(d, 16, 3072, 2048, Op::N, Op::N), cluster_k);  // wgmma's before (13.1 against 10.4 us)
     EXPECT_EQ(choice(d, 32, 11008, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+    // Without clusters (Ampere), the plain entry.
+    EXPECT_EQ(auto_choice(typed_problem(d, 16, 4096, 4096, Op::N, Op::T), ampere_device()), skinny);
     // Short products in every layout: at most 32 rows, 1024-2048 columns, k = 2048-8192 (H100,
     // stop 49: 1.02-1.31x faster than wgmma's split-K; 24 x 2048 x 4096 TN 13.9 against 16.0 us).
-    EXPECT_EQ(choice(d, 16, 2048, 4096, Op::N, Op::N), skinny);
+    EXPECT_EQ(choice(d, 16, 2048, 4096, Op::N, Op::N), cluster_k);
     EXPECT_EQ(choice(d, 24, 1024, 2048, Op::N, Op::T), skinny);
     EXPECT_EQ(choice(d, 32, 2048, 8192, Op::T, Op::N), skinny);
     EXPECT_EQ(choice(d, 2048, 24, 4096, Op::N, Op::N), skinny);  // transposed: 24 columns
@@ -450,6 +461,10 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     odd.k = odd.lda = odd.ldb = 4093;
     odd.ldc = 16;
     EXPECT_EQ(auto_choice(odd), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
+    // A row vector in NN (lda = 1, so A's "columns" are 2 bytes apart): the `.repack` entries
+    // do not take products this small, so neither the element-load entry stands aside for
+    // them (mma_sync's 128 x 128 tile took 1 x 2048 x 11008 in 598 us, cuBLAS 18.4).
+    EXPECT_EQ(choice(d, 1, 2048, 11008, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
   }
   EXPECT_EQ(choice("tf32", 16, 11008, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
 }
@@ -1072,7 +1087,7 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
     // `.repack` entry copies the short one and stays (60.1 against the `.ldg` entry's 70.8).
     EXPECT_EQ(choice(d, 14336, 16, 4093, Op::N, Op::N), "wgmma." + d + ".256x128x64.s4.persistent.c2.tmastore.repack");
     // Both readable: the 16-byte copies' entries keep them.
-    EXPECT_EQ(choice(d, 16, 4096, 4096, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s4");
+    EXPECT_EQ(choice(d, 16, 4096, 4096, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s4.clusterk");
   }
   // Up to 32 rows, though the tile re-reads the long operand once per 16 rows (H200,
   // docs/results/h200_skinny_any_ld.txt part 11): the `.ldg` entry against the previous
