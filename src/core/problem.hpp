@@ -56,4 +56,11 @@ struct GemmProblem {
 // The four ops as a short code: "NN", "NT", "TN", "TT" (first letter is op(A)).
 std::string op_code(Op opa, Op opb);
 
+// A row vector A in NN (m = 1, lda = 1) is k contiguous elements, the same memory as A in TN
+// (stored k x 1) with any lda >= k; so is a column vector B stored with ldb = 1 under op T
+// (n = 1) and B in op N. Read that way (K-major, lda or ldb = k rounded up to 64 elements,
+// which no address of the one row or column uses) the operand suits the 16-byte copies and
+// the TMA, which a leading dimension of 1 rules out. Every other problem is returned as it is.
+GemmProblem vectors_read_k_major(const GemmProblem& p);
+
 }  // namespace tilemm

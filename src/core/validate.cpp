@@ -28,6 +28,20 @@ const char* op_name(Op op) { return op == Op::N ? "N" : "T"; }
 
 std::string op_code(Op opa, Op opb) { return std::string(op_name(opa)) + op_name(opb); }
 
+GemmProblem vectors_read_k_major(const GemmProblem& p) {
+  const std::int64_t k_major_ld = (std::max<std::int64_t>(p.k, 1) + 63) / 64 * 64;
+  GemmProblem q = p;
+  if (p.m == 1 && p.opa == Op::N && p.lda == 1) {
+    q.opa = Op::T;
+    q.lda = k_major_ld;
+  }
+  if (p.n == 1 && p.opb == Op::T && p.ldb == 1) {
+    q.opb = Op::N;
+    q.ldb = k_major_ld;
+  }
+  return q;
+}
+
 namespace {
 
 GemmPlan fail(tilemmStatus_t status, std::string detail) {

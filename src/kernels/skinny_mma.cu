@@ -311,9 +311,10 @@ cudaError_t launch_skinny_mma(const GemmProblem& caller, cudaStream_t stream) {
   int wanted = skinny_mma_slices<kCfg>(prob, device_sm_count());
   if constexpr (kCfg.cluster_k) {
     // Every cluster resident at once, with fewer slices if need be: the first measurement,
-    // 8 slices regardless, ran 256 CTAs in clusters of 4 and 8 up to 1.35x slower than the
-    // same slices through split_k_reduce (H200, bf16, 24 x 2048 x 2048 NN 13.9 against 11.5
-    // us), where 264 block slots held them all, and 128 CTAs 1.05-1.14x faster.
+    // with the plain entry's slices (at most 8), ran launches of 256 CTAs in clusters of 4
+    // and 8 up to 1.35x slower than the same slices through split_k_reduce (H200, bf16, 24 x
+    // 2048 x 2048 NN 13.9 against 11.5 us), where 264 block slots held them all, and
+    // launches of 128 CTAs 1.05-1.14x faster.
     const std::int64_t tiles = std::int64_t(ceil_div_u(prob.m, kCfg.bm)) * ceil_div_u(prob.n, kCfg.bn);
     wanted = std::min(wanted, TilemmSkinnyMmaConfig::kMostClusterSlices);
     while (wanted > 1 && tiles > skinny_mma_resident_clusters<kCfg>(wanted)) --wanted;
@@ -401,9 +402,9 @@ inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
 // m = 1, 8 and 16 at k = 1024, and larger ones), summing the slices inside their cluster ran
 // 1.00-1.28x faster than auto's previous choice: the split_k_reduce launch and the partials'
 // round trip through memory are gone. Except with 3073-4096 columns and k above 4096: the
-// plain entry runs 4 slices of its 64 tiles there, but fewer than 64 clusters of 4 fit on the
-// GPU at once, so this one runs 3, and at k = 8192-11008 that lost 4-9% (16 x 4096 x 8192 NN
-// 23.8 against 21.8 us). With two row tiles (17-32 rows) it won or lost by layout (0.92-1.17x
+// plain entry runs 4 slices of its 64 tiles there, and this one fewer (inferred: with 4 it
+// ran as if in two waves, 31.4 against 23.6 us at 16 x 4096 x 8192 NN, so fewer than 64
+// clusters of 4 fit at once), which at k = 8192-11008 lost 4-9% (23.8 against 21.8 us). With two row tiles (17-32 rows) it won or lost by layout (0.92-1.17x
 // at k = 2048, slower at longer k), and past 6144 columns k is not split, so the two entries
 // run the same loop.
 inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {

@@ -465,6 +465,9 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     // do not take products this small, so neither the element-load entry stands aside for
     // them (mma_sync's 128 x 128 tile took 1 x 2048 x 11008 in 598 us, cuBLAS 18.4).
     EXPECT_EQ(choice(d, 1, 2048, 11008, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
+    // The C API's auto reads that vector K-major (vectors_read_k_major): TN's choice.
+    EXPECT_EQ(auto_choice(tilemm::vectors_read_k_major(typed_problem(d, 1, 2048, 11008, Op::N, Op::N))),
+              skinny + ".clusterk");
   }
   EXPECT_EQ(choice("tf32", 16, 11008, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
 }

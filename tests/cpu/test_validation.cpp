@@ -109,6 +109,43 @@ TEST(Validation, ValidArgumentsPlanAMultiply) {
   EXPECT_EQ(plan.problem.b_rows(), 3);
 }
 
+// Vectors with unit stride along k are read K-major by auto (core/problem.hpp): the same
+// memory, a leading dimension the 16-byte copies accept. Strided vectors stay as given.
+TEST(Validation, UnitStrideVectorsReadKMajor) {
+  using tilemm::Op;
+  tilemm::GemmProblem row;
+  row.m = 1;
+  row.n = 2048;
+  row.k = 11000;
+  row.lda = 1;
+  row.ldb = 11000;
+  row.ldc = 1;
+  const tilemm::GemmProblem read = tilemm::vectors_read_k_major(row);
+  EXPECT_EQ(read.opa, Op::T);
+  EXPECT_EQ(read.lda, 11008);
+  EXPECT_EQ(read.opb, Op::N);
+  EXPECT_EQ(read.ldb, 11000);
+  tilemm::GemmProblem strided = row;
+  strided.lda = 8;  // a row of an 8-row matrix: k elements 8 apart
+  EXPECT_EQ(tilemm::vectors_read_k_major(strided), strided);
+  tilemm::GemmProblem column;
+  column.m = 4096;
+  column.n = 1;
+  column.k = 1;
+  column.opb = Op::T;
+  column.lda = 4096;
+  column.ldb = 1;
+  column.ldc = 4096;
+  const tilemm::GemmProblem read_column = tilemm::vectors_read_k_major(column);
+  EXPECT_EQ(read_column.opb, Op::N);
+  EXPECT_EQ(read_column.ldb, 64);
+  EXPECT_EQ(read_column.opa, Op::N);
+  tilemm::GemmProblem k_major = row;
+  k_major.opa = Op::T;
+  k_major.lda = 11000;
+  EXPECT_EQ(tilemm::vectors_read_k_major(k_major), k_major);
+}
+
 // The supported type combinations and what the plan records for the kernels.
 struct TypeCase {
   int a, b, c, compute;

@@ -2,6 +2,7 @@
 // returns read nothing they must not, streams, algorithm selection, 64-bit indexing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -309,6 +310,57 @@ TEST_F(ApiSemantics, AlgorithmSelection) {
   ASSERT_NE(chosen, nullptr);
   EXPECT_TRUE(chosen->auto_eligible);
   EXPECT_EQ(tilemmSetAlgorithm(h_, nullptr), TILEMM_STATUS_INVALID_VALUE);
+}
+
+// A row vector in NN (m = 1, lda = 1) is the same k contiguous elements as A in TN with
+// lda = k: auto reads it K-major (vectors_read_k_major), so both calls run the same kernel
+// and give the same bits. Before, the NN call went to an element-load entry (bf16 1 x 2048
+// x 11008: 598 us on mma_sync's 128 x 128 tile, then 28.4 on skinny_mma's `.ldg2`, against
+// 18.0 for TN).
+TEST_F(ApiSemantics, AutoReadsARowVectorInNnAsTn) {
+  constexpr std::int64_t kVecN = 2048, kVecK = 4096;
+  std::vector<__nv_bfloat16> a(kVecK), b(static_cast<std::size_t>(kVecK * kVecN));
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> uni(-1.0f, 1.0f);
+  for (auto& x : a) x = __float2bfloat16(uni(rng));
+  for (auto& x : b) x = __float2bfloat16(uni(rng));
+  __nv_bfloat16 *dA = nullptr, *dB = nullptr;
+  float* dC = nullptr;
+  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&dA), a.size() * sizeof(a[0])));
+  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&dB), b.size() * sizeof(b[0])));
+  CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&dC), kVecN * sizeof(float)));
+  CUDA_OK(cudaMemcpy(dA, a.data(), a.size() * sizeof(a[0]), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(dB, b.data(), b.size() * sizeof(b[0]), cudaMemcpyHostToDevice));
+  const auto run = [&](tilemmOperation_t ta, std::int64_t lda, std::vector<float>* out) {
+    ASSERT_EQ(tilemmGemmEx(h_, ta, TILEMM_OP_N, 1, kVecN, kVecK, &one_, dA, CUDA_R_16BF, lda, dB, CUDA_R_16BF, kVecK,
+                           &zero_, dC, CUDA_R_32F, 1, TILEMM_COMPUTE_32F),
+              TILEMM_STATUS_SUCCESS)
+        << tilemmGetErrorDetail(h_);
+    out->resize(kVecN);
+    CUDA_OK(cudaMemcpy(out->data(), dC, kVecN * sizeof(float), cudaMemcpyDeviceToHost));
+  };
+  std::vector<float> nn, tn;
+  run(TILEMM_OP_N, 1, &nn);
+  const std::string nn_kernel = tilemmGetLastKernel(h_);
+  run(TILEMM_OP_T, kVecK, &tn);
+  EXPECT_EQ(nn_kernel, std::string(tilemmGetLastKernel(h_)));
+  EXPECT_EQ(std::memcmp(nn.data(), tn.data(), nn.size() * sizeof(float)), 0);
+  // Against fp64, relative to ||a|| ||b_j||, within the design's 8 u sqrt(k) of fp32.
+  double worst = 0.0, a_norm = 0.0;
+  for (const auto& x : a) a_norm += double(__bfloat162float(x)) * double(__bfloat162float(x));
+  for (std::int64_t j = 0; j < kVecN; ++j) {
+    double ref = 0.0, b_norm = 0.0;
+    for (std::int64_t p = 0; p < kVecK; ++p) {
+      const double bv = double(__bfloat162float(b[p + j * kVecK]));
+      ref += double(__bfloat162float(a[p])) * bv;
+      b_norm += bv * bv;
+    }
+    worst = std::max(worst, std::abs(double(nn[j]) - ref) / std::sqrt(a_norm * b_norm));
+  }
+  EXPECT_LT(worst, 8.0 * std::sqrt(double(kVecK)) / double(1 << 24));
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dC);
 }
 
 TEST_F(ApiSemantics, RunsOnTheHandlesStream) {
