@@ -113,13 +113,19 @@ TEST(Validation, ValidArgumentsPlanAMultiply) {
 // memory, a leading dimension the 16-byte copies accept. Strided vectors stay as given.
 TEST(Validation, UnitStrideVectorsReadKMajor) {
   using tilemm::Op;
-  tilemm::GemmProblem row;
-  row.m = 1;
-  row.n = 2048;
-  row.k = 11000;
-  row.lda = 1;
-  row.ldb = 11000;
-  row.ldc = 1;
+  const auto problem = [](std::int64_t m, std::int64_t n, std::int64_t k, Op opb, std::int64_t lda,
+                          std::int64_t ldb) {
+    tilemm::GemmProblem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.opb = opb;
+    p.lda = lda;
+    p.ldb = ldb;
+    p.ldc = m;
+    return p;
+  };
+  const tilemm::GemmProblem row = problem(1, 2048, 11000, Op::N, 1, 11000);
   const tilemm::GemmProblem read = tilemm::vectors_read_k_major(row);
   EXPECT_EQ(read.opa, Op::T);
   EXPECT_EQ(read.lda, 11008);
@@ -128,15 +134,7 @@ TEST(Validation, UnitStrideVectorsReadKMajor) {
   tilemm::GemmProblem strided = row;
   strided.lda = 8;  // a row of an 8-row matrix: k elements 8 apart
   EXPECT_EQ(tilemm::vectors_read_k_major(strided), strided);
-  tilemm::GemmProblem column;
-  column.m = 4096;
-  column.n = 1;
-  column.k = 1;
-  column.opb = Op::T;
-  column.lda = 4096;
-  column.ldb = 1;
-  column.ldc = 4096;
-  const tilemm::GemmProblem read_column = tilemm::vectors_read_k_major(column);
+  const tilemm::GemmProblem read_column = tilemm::vectors_read_k_major(problem(4096, 1, 1, Op::T, 4096, 1));
   EXPECT_EQ(read_column.opb, Op::N);
   EXPECT_EQ(read_column.ldb, 64);
   EXPECT_EQ(read_column.opa, Op::N);
