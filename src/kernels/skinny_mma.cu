@@ -434,7 +434,9 @@ inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
 // It stands aside only where the `.repack` entries take the product, from 2 x 512^3 FLOP:
 // below that a row vector in NN (m = 1, lda = 1: each "column" of A 2 bytes from the next)
 // went to mma_sync's `.ldg2` 128 x 128 tile, 16 blocks walking k = 11008 alone (H200, bf16
-// 1 x 2048 x 11008 NN: 598 us, cuBLAS 18.4).
+// 1 x 2048 x 11008 NN: 598 us, cuBLAS 18.4). The C API now reads such vectors K-major
+// (vectors_read_k_major); the bound still serves 2-7 rows in NN (2 x 4096 x 4096: 21.3 us
+// here, cuBLAS 22.1).
 inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
   const bool short_operand_readable =
       columns_aligned16(oriented.A, oriented.lda, oriented.stride_a, oriented.batch, element_bytes);

@@ -461,11 +461,11 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     odd.k = odd.lda = odd.ldb = 4093;
     odd.ldc = 16;
     EXPECT_EQ(auto_choice(odd), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
-    // A row vector in NN (lda = 1, so A's "columns" are 2 bytes apart): the `.repack` entries
-    // do not take products this small, so neither the element-load entry stands aside for
-    // them (mma_sync's 128 x 128 tile took 1 x 2048 x 11008 in 598 us, cuBLAS 18.4).
-    EXPECT_EQ(choice(d, 1, 2048, 11008, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
-    // The C API's auto reads that vector K-major (vectors_read_k_major): TN's choice.
+    // Two rows in NN (lda = 2, so A's columns are 4 bytes apart): the `.repack` entries do not
+    // take products this small, so neither the element-load entry stands aside for them
+    // (mma_sync's 128 x 128 tile took the row vector 1 x 2048 x 11008 in 598 us, cuBLAS 18.4).
+    EXPECT_EQ(choice(d, 2, 2048, 11008, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
+    // A row vector in NN: the C API's auto reads it K-major (vectors_read_k_major), TN's choice.
     EXPECT_EQ(auto_choice(tilemm::vectors_read_k_major(typed_problem(d, 1, 2048, 11008, Op::N, Op::N))),
               skinny + ".clusterk");
   }
