@@ -24,6 +24,7 @@ import sys
 SKIPPED = 77
 ADDRESS = re.compile(r"/\*[0-9a-fx]+\*/")
 ENCODING = re.compile(r"^/\* 0x[0-9a-f]+ \*/$")
+BLANKS = re.compile(r"\s+")
 # The header cuobjdump prints before the next fatbin element ("Fatbin elf code:" and a rule
 # of "="), which lands in the block of whichever kernel comes last in the element before it:
 # not that kernel's code, and it moves when a registration change reorders the kernels.
@@ -58,7 +59,9 @@ def kernel_hashes(lib):
             name = ANONYMOUS_NAMESPACE.sub(r"\1xxxxxxxx\2xxxxxxxx", line[len("Function : "):])
             digest = hashlib.sha256()
         elif name is not None:
-            text = ADDRESS.sub("", line).strip()
+            # Runs of blanks collapsed: cuobjdump pads each instruction to the widest one in its
+            # ELF, so adding a kernel to a file would otherwise change every other kernel's text.
+            text = BLANKS.sub(" ", ADDRESS.sub("", line)).strip()
             if text and not ENCODING.match(text) and not FATBIN_HEADER.match(text):
                 digest.update(text.encode())
                 digest.update(b"\n")
