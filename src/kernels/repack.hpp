@@ -28,7 +28,7 @@ struct RepackedOperand {
 
 // The smallest product (FLOP) that auto gives to the tensor-core `.repack` entries (wgmma,
 // wgmma_rs): below it their copy pass and extra launches are taken to cost more than they
-// save (a prior). Rules that stand aside for those entries stand aside only above it.
+// save (a prior).
 constexpr double kSmallestRepackedTensorCoreFlops = 2.0 * 512.0 * 512.0 * 512.0;
 
 // Which operands of a problem get an aligned (or transposed) copy, the copies' layouts,

@@ -36,7 +36,12 @@
 // `.clusterk` (Hopper): the k-slices of a tile are the CTAs of one cluster, which sum them
 // through distributed shared memory (skinny_mma_sum_cluster_slices) instead of writing
 // partials for split_k_reduce: no workspace and one launch, 1.00-1.28x faster on an H200
-// where one row tile's k is split (docs/ladder.md, "Slices summed inside a cluster").
+// where one row tile's k is split (docs/ladder.md, "Slices summed inside a cluster"). A
+// 32-row `.clusterk` tile takes 17-32 rows with 2049-3584 columns, where two 16-row tiles
+// read the long operand twice (1.10x on an H200; "Thirty-two rows in one tile").
+// `.repack` (the `.clusterk` kernels, 16 and 32 rows): an unreadable short operand (NN with
+// lda = 20) is copied into an aligned workspace first, so the long one is streamed by 16-byte
+// copies instead of element loads (1.9x faster over 91 shapes; "The short operand copied").
 // Requirements: compute capability 8.0; `.cp16`: A and B 16-byte aligned with lda, ldb
 // multiples of 8 elements; `.ldg`: A, B, C aligned to their element size; batchCount = 1;
 // a workspace of slices x m x n floats when k is split (`.clusterk`: compute capability 9.0,
@@ -415,6 +420,23 @@ inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
          !fewer_slices_than_plain;
 }
 
+// Whether auto gives the caller's product to the 32-row `.clusterk` entry: 17-32 rows
+// (oriented), 2049-3584 columns, k = 2048-8192. On an H200 (docs/ladder.md, "Thirty-two rows
+// in one tile"; bf16 NN, NT, TN and TT, m = 17, 24 and 32, n = 2560, 3072 and 3584) it ran
+// every shape there at least as fast as auto's previous choice (the 16-row tiles or wgmma's
+// 64 x 64 ping-pong and split-K tiles), 1.12x at n = 3072 (0.98-1.34x over 30 shapes): one
+// row tile reads the long operand once, where two 16-row tiles read it twice, and its few
+// tiles leave room for k-slices in clusters. With 2048 columns the 16-row tiles did as well
+// or better in TT (0.94-0.96x), with 4096 and more the 32-row tile lost in some layouts
+// (0.86-0.99x at k = 8192).
+inline bool skinny_mma_two_row_tiles_cluster_k_takes(const GemmProblem& caller) {
+  constexpr std::int64_t kFewestRows = 17, kMostRows = 32, kFewestColumns = 2049, kMostColumns = 3584;
+  constexpr std::int64_t kShortestK = 2048, kLongestK = 8192;
+  const GemmProblem p = skinny_orientation(caller);
+  return p.m >= kFewestRows && p.m <= kMostRows && p.n >= kFewestColumns && p.n <= kMostColumns &&
+         p.k >= kShortestK && p.k <= kLongestK;
+}
+
 // Whether auto gives the oriented product p to a `.ldg` entry: at most 2 bm rows, with an
 // operand the 16-byte copies (the `.cp16` entries' and the TMA's) cannot read (lda =
 // 4093). Every other tensor-core entry then either reads it without split-K (mma_sync's
@@ -425,32 +447,46 @@ inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
 // operand once per bm rows, and it still won at 24 and 32 rows (H200, 32 x 4093 x 4093 NN:
 // tf32 53.7 against 119.4 us, bf16 42.9 against 69.1; cuBLAS 40.7, 39.7); at 48, tf32 48 x
 // 11008 x 4093 NN lost (246.8 against 178.5).
-// Where only the short operand is unreadable, the `.repack` entries copy just it (m x k
-// elements) and read the long one in place; for 16-bit inputs with a long operand of at
-// least 4096 x 4096 elements that measured faster (bf16 14336 x 16 x 4093 NN: 60 against
-// 71 us; at 1000 x 16 x 4093, 51 against 15), so this entry stands aside there (for 17-32
-// rows too, not measured). tf32's copying entries ran the same products at half this
-// entry's speed (14336 x 16 x 4093 NN: 159 against 87 us).
-// It stands aside only where the `.repack` entries take the product, from 2 x 512^3 FLOP:
-// below that a row vector in NN (m = 1, lda = 1: each "column" of A 2 bytes from the next)
-// went to mma_sync's `.ldg2` 128 x 128 tile, 16 blocks walking k = 11008 alone (H200, bf16
-// 1 x 2048 x 11008 NN: 598 us, cuBLAS 18.4). The C API now reads such vectors K-major
-// (vectors_read_k_major); the bound still serves 2-7 rows in NN (2 x 4096 x 4096: 21.3 us
-// here, cuBLAS 22.1).
+// Where only the short operand is unreadable and the long one is large, the `.repack` entries
+// below outrank it on Hopper (skinny_mma_repack_takes). Until stop 51 this entry stood aside
+// there for wgmma's `.repack` entries (bf16 14336 x 16 x 4093 NN: 60 against 71 us), which
+// also sent 2-16 rows in NN (m = 12: 32 tiles of 256 x 128, 55.3 against 22.8 us here) and,
+// on Ampere, any such product to mma_sync's 128 x 128 `.ldg` tile; it no longer does.
 inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
   const bool short_operand_readable =
       columns_aligned16(oriented.A, oriented.lda, oriented.stride_a, oriented.batch, element_bytes);
   const bool long_operand_readable =
       columns_aligned16(oriented.B, oriented.ldb, oriented.stride_b, oriented.batch, element_bytes);
-  if (oriented.m > 2 * bm || (short_operand_readable && long_operand_readable)) return false;
-  return !(element_bytes == 2 && long_operand_readable && long_operand_of_4096_squared(oriented) &&
-           oriented.flops() >= kSmallestRepackedTensorCoreFlops);
+  return oriented.m <= 2 * bm && !(short_operand_readable && long_operand_readable);
 }
 
+// Whether auto gives the caller's product to a `.repack` entry (16-bit, sm_90): fewest_rows to
+// most_rows rows (oriented), the short operand unreadable by 16-byte copies (lda = 20 in NN: 40
+// bytes between columns) and the long one readable, with at least smallest_long_operand
+// elements. The copy of the short operand (m x k elements, 0.3 MB at 20 x 8192) costs a launch;
+// the long one is then streamed by the ring's 16-byte copies, not element loads. On an H200
+// (docs/ladder.md, "The short operand copied"; bf16 NN and NT, m = 2-28, n = 1024-8192, k =
+// 2048-8192) the `.ldg2` entry took twice cuBLAS's time at 20 and 28 rows (20 x 4096 x 8192 NN:
+// 67.1 us against 34.1; the copy and the 32-row tile 38.9), and wgmma's `.repack` entry, which
+// auto gave 17-32 rows and 2-16 rows with a long operand of 4096^2 elements, ran its 256 x 128
+// tiles on a few SMs (12 x 4096 x 4096 NN: 55.7 us; the copy and the 16-row tile 20.8, cuBLAS
+// 23.1). Below the bounds the `.ldg2` entry was faster (2 x 2048 x 4096 NN: 15.1 against 16.6 us;
+// with 17-32 rows the two met at 2048 x 2048 elements).
+inline bool skinny_mma_repack_takes(const GemmProblem& caller, std::int64_t fewest_rows, std::int64_t most_rows,
+                                    double smallest_long_operand, int element_bytes) {
+  const GemmProblem p = skinny_orientation(caller);
+  const bool short_operand_readable = columns_aligned16(p.A, p.lda, p.stride_a, p.batch, element_bytes);
+  const bool long_operand_readable = columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes);
+  return p.m >= fewest_rows && p.m <= most_rows && !short_operand_readable && long_operand_readable &&
+         double(p.n) * double(p.k) >= smallest_long_operand;
+}
+
+// An entry of configuration kCfg; with repack_unaligned, operands the 16-byte copies cannot
+// read are first copied into an aligned workspace (the `.repack` entries, same kernels).
 template <TilemmSkinnyMmaConfig kCfg>
-KernelEntry make_skinny_mma_entry() {
+KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
   KernelEntry e;
-  e.name = skinny_mma_name<kCfg>();
+  e.name = skinny_mma_name<kCfg>() + (repack_unaligned ? ".repack" : "");
   e.family = "skinny_mma";
   e.ladder_step = 29;
   e.summary = std::string("mma.sync tensor cores (") + MmaInputTraits<kCfg.input>::kName + ") on all " +
@@ -459,33 +495,46 @@ KernelEntry make_skinny_mma_entry() {
                                    : std::string("by element loads staged in registers (any leading dimension)")) +
               (kCfg.cluster_k ? ", k split across the CTAs of a cluster and summed through distributed shared memory"
                               : ", k split across blocks") +
-              " (few rows or, transposed, few columns)";
+              " (few rows or, transposed, few columns)" +
+              (repack_unaligned ? "; operands the 16-byte copies cannot read are first copied aligned" : "");
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   constexpr int kComputeCapability = kCfg.cluster_k ? 90 : 80;
   e.min_compute_capability = kComputeCapability;
+  const bool reads_16_bytes = kCfg.async_copies() && !repack_unaligned;
   const std::string operands =
-      kCfg.async_copies()
-          ? "A and B 16-byte aligned, lda/ldb multiples of " + std::to_string(kCfg.tile().chunk_elements()) +
-                " elements"
-          : std::string("A, B, C aligned to their element size");
+      reads_16_bytes ? "A and B 16-byte aligned, lda/ldb multiples of " +
+                           std::to_string(kCfg.tile().chunk_elements()) + " elements"
+                     : std::string("A, B, C aligned to their element size") +
+                           (repack_unaligned ? " (copied into a stream-ordered workspace where not 16-byte aligned)"
+                                             : "");
   e.requirements = std::string(kCfg.cluster_k ? "compute capability 9.0 (clusters); " : "compute capability 8.0; ") +
                    operands + "; batchCount = 1; " +
-                   (kCfg.cluster_k ? "no workspace (at most 8 k-slices, one cluster per tile)"
+                   (kCfg.cluster_k ? "at most 8 k-slices, one cluster per tile, summed without a workspace"
                                    : "a workspace of slices * m * n floats when k is split (stream-ordered)");
   e.arithmetic_intensity =
       double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.tile().element_bytes() / 2.0);
   e.auto_eligible = true;
   // Above every wgmma entry (at most 2400) where it takes the product, else never chosen;
-  // `.clusterk` above the plain entry.
+  // `.clusterk` above the plain entry, `.repack` (unreadable short operand) above `.ldg`.
   e.auto_priority = 0;
-  e.auto_score = [](const GemmProblem& caller, const DeviceInfo&) {
-    if constexpr (kCfg.cluster_k) return skinny_mma_cluster_k_takes(caller, kCfg.bm) ? 2460.0 : 0.0;
+  e.auto_score = [repack_unaligned](const GemmProblem& caller, const DeviceInfo&) {
+    if (repack_unaligned) {
+      constexpr int eb = kCfg.tile().element_bytes();
+      const bool takes = kCfg.bm == 32 ? skinny_mma_repack_takes(caller, 17, 32, 2048.0 * 4096.0, eb)
+                                       : skinny_mma_repack_takes(caller, 1, kCfg.bm, 4096.0 * 4096.0, eb);
+      return takes ? 2455.0 : 0.0;
+    }
+    if constexpr (kCfg.cluster_k) {
+      const bool takes = kCfg.bm == 32 ? skinny_mma_two_row_tiles_cluster_k_takes(caller)
+                                       : skinny_mma_cluster_k_takes(caller, kCfg.bm);
+      return takes ? 2460.0 : 0.0;
+    }
     const bool takes = kCfg.async_copies() ? skinny_mma_takes(caller, kCfg.bm)
                                            : skinny_mma_takes_any_ld(skinny_orientation(caller), kCfg.bm,
                                                                      kCfg.tile().element_bytes());
     return takes ? 2450.0 : 0.0;
   };
-  e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
+  e.can_implement = [reads_16_bytes](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_tensor_core_types<kCfg.input>(p);
     if (r.empty()) r = require_compute_capability(dev, kComputeCapability);
     constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
@@ -495,7 +544,7 @@ KernelEntry make_skinny_mma_entry() {
     }
     const int eb = kCfg.tile().element_bytes();
     const std::string rule = " a multiple of " + std::to_string(kCfg.tile().chunk_elements()) + " elements";
-    if (kCfg.async_copies()) {
+    if (reads_16_bytes) {
       if (r.empty() && !columns_aligned16(p.A, p.lda, p.stride_a, p.batch, eb)) {
         r = "A must be 16-byte aligned with lda" + rule;
       }
@@ -514,7 +563,14 @@ KernelEntry make_skinny_mma_entry() {
     }
     return r;
   };
-  e.launch = launch_skinny_mma<kCfg>;
+  if (repack_unaligned) {
+    e.launch = [](const GemmProblem& p, cudaStream_t stream) {
+      return launch_with_aligned_operands(p, kCfg.tile().element_bytes(), false, false, stream,
+                                          [&](const GemmProblem& q) { return launch_skinny_mma<kCfg>(q, stream); });
+    };
+  } else {
+    e.launch = launch_skinny_mma<kCfg>;
+  }
   e.resources = [] {
     return KernelResources{reinterpret_cast<const void*>(&skinny_mma_gemm<kCfg, false, false>), kCfg.threads(),
                            skinny_mma_smem_bytes<kCfg>()};
@@ -536,10 +592,14 @@ template <TilemmMmaInput kIn>
 void add_skinny_mma_configs(Registry& r) {
   constexpr auto kRegisters = TilemmMmaOperandLoad::ScalarRegisters;
   if constexpr (kIn != TilemmMmaInput::TF32) {
+    constexpr TilemmSkinnyMmaConfig kClusterK16{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2, true};
+    constexpr TilemmSkinnyMmaConfig kClusterK32{kIn, 32, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2, true};
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2}>());
-    r.add(make_skinny_mma_entry<
-          TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2, true}>());
+    r.add(make_skinny_mma_entry<kClusterK16>());
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 2, kRegisters, 4}>());
+    r.add(make_skinny_mma_entry<kClusterK32>());
+    r.add(make_skinny_mma_entry<kClusterK16>(true));
+    r.add(make_skinny_mma_entry<kClusterK32>(true));
   } else {
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 64, 4, 2, kRegisters, 3}>());
   }

@@ -440,7 +440,6 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     EXPECT_EQ(choice(d, 24, 1024, 2048, Op::N, Op::T), skinny);
     EXPECT_EQ(choice(d, 32, 2048, 8192, Op::T, Op::N), skinny);
     EXPECT_EQ(choice(d, 2048, 24, 4096, Op::N, Op::N), skinny);  // transposed: 24 columns
-    EXPECT_EQ(choice(d, 24, 3072, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
     EXPECT_EQ(choice(d, 24, 2048, 1024, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
     EXPECT_EQ(choice(d, 48, 2048, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
     // Two row tiles (17-32 rows) in TT with 2048-8192 columns and k >= 4096 (H100, stop 49:
@@ -461,15 +460,72 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     odd.k = odd.lda = odd.ldb = 4093;
     odd.ldc = 16;
     EXPECT_EQ(auto_choice(odd), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
-    // Two rows in NN (lda = 2, so A's columns are 4 bytes apart): the `.repack` entries do not
-    // take products this small, so neither the element-load entry stands aside for them
-    // (mma_sync's 128 x 128 tile took the row vector 1 x 2048 x 11008 in 598 us, cuBLAS 18.4).
-    EXPECT_EQ(choice(d, 2, 2048, 11008, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
+    // Two rows in NN (lda = 2, so A's columns are 4 bytes apart) go to the element-load entry,
+    // never to mma_sync's 128 x 128 tile (which took the row vector 1 x 2048 x 11008 in 598 us,
+    // cuBLAS 18.4): H200, 2 x 2048 x 4096 NN 15.1 us against 16.7 with A copied (cuBLAS 16.2).
+    EXPECT_EQ(choice(d, 2, 2048, 4096, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
     // A row vector in NN: the C API's auto reads it K-major (vectors_read_k_major), TN's choice.
     EXPECT_EQ(auto_choice(tilemm::vectors_read_k_major(typed_problem(d, 1, 2048, 11008, Op::N, Op::N))),
               skinny + ".clusterk");
   }
   EXPECT_EQ(choice("tf32", 16, 11008, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+}
+
+TEST(Registry, AutoTakesSeventeenToThirtyTwoRowsInOneClusterTile) {
+  // 17-32 rows (oriented), 2049-3584 columns, k = 2048-8192: the 32-row `.clusterk` tile reads
+  // the long operand once where two 16-row tiles read it twice. H200, stop 51, bf16, us per
+  // run against auto's previous choice (cuBLAS), docs/results/h200_skinny_32_rows.txt.
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return auto_choice(typed_problem(d, m, n, k, opa, opb));
+  };
+  for (const std::string d : {"bf16", "fp16"}) {
+    const std::string tile32 = "skinny_mma." + d + ".32x64x128.w4.s4.clusterk";
+    EXPECT_EQ(choice(d, 24, 3072, 2048, Op::N, Op::N), tile32);  // 12.5 against 15.2 (10.1)
+    EXPECT_EQ(choice(d, 24, 3072, 4096, Op::N, Op::N), tile32);  // 17.2 against 18.3 (15.9)
+    EXPECT_EQ(choice(d, 17, 3584, 2048, Op::T, Op::N), tile32);  // 11.6 against 14.1 (26.2)
+    EXPECT_EQ(choice(d, 32, 2560, 8192, Op::T, Op::T), tile32);  // 18.9 against 19.5 (18.5)
+    EXPECT_EQ(choice(d, 32, 3584, 4096, Op::N, Op::T), tile32);  // 15.1 against 17.5 (15.6)
+    // Outside: 2048 columns (the 16-row tiles did as well, better in TT), 4096 (lost at
+    // k = 8192), k = 1024, more than 32 rows, and Ampere (no clusters).
+    EXPECT_NE(choice(d, 24, 2048, 4096, Op::T, Op::T), tile32);
+    EXPECT_NE(choice(d, 24, 4096, 8192, Op::N, Op::N), tile32);
+    EXPECT_NE(choice(d, 24, 3072, 1024, Op::N, Op::N), tile32);
+    EXPECT_NE(choice(d, 40, 3072, 4096, Op::N, Op::N), tile32);
+    EXPECT_NE(auto_choice(typed_problem(d, 24, 3072, 4096, Op::N, Op::N), ampere_device()), tile32);
+  }
+}
+
+TEST(Registry, AutoCopiesTheUnreadableShortOperandOfFewRowProducts) {
+  // A short operand the 16-byte copies cannot read (NN with lda = m, m not a multiple of 8)
+  // and a readable long one of at least 4096^2 elements (2-16 rows) or 2048 x 4096 (17-32):
+  // the short one is copied aligned and a `.clusterk` tile streams the long one. H200, stop 51,
+  // bf16, us per run against auto's choice before, wgmma's `.repack` entry or the `.ldg2` one
+  // (cuBLAS).
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return auto_choice(typed_problem(d, m, n, k, opa, opb));
+  };
+  for (const std::string d : {"bf16", "fp16"}) {
+    const std::string copied16 = "skinny_mma." + d + ".16x64x128.w4.s4.clusterk.repack";
+    const std::string copied32 = "skinny_mma." + d + ".32x64x128.w4.s4.clusterk.repack";
+    const std::string ldg2 = "skinny_mma." + d + ".16x64x128.w4.s2.ldg2";
+    EXPECT_EQ(choice(d, 20, 4096, 8192, Op::N, Op::N), copied32);  // 38.8 against wgmma `.repack` 93.3 (34.1)
+    EXPECT_EQ(choice(d, 28, 8192, 2048, Op::N, Op::T), copied32);  // 20.8 against wgmma `.repack` 44.1 (21.9)
+    EXPECT_EQ(choice(d, 17, 2048, 4096, Op::N, Op::N), copied32);  // 18.7 against `.ldg2` 23.1 (28.4)
+    EXPECT_EQ(choice(d, 8192, 20, 4096, Op::T, Op::T), copied32);  // 20 columns: 34.7 against wgmma `.repack` 52.3 (33.2)
+    EXPECT_EQ(choice(d, 12, 4096, 4096, Op::N, Op::N), copied16);  // 20.9 against wgmma `.repack` 55.7 (23.1)
+    EXPECT_EQ(choice(d, 2, 8192, 8192, Op::N, Op::T), copied16);   // 46.0 against wgmma `.repack` 122.2 (50.3)
+    // Smaller long operands stay on the element loads: 12.0 against 13.3 (13.4) at 12 x 1024 x
+    // 4096; 15.3 against 15.4 (13.3) at 20 x 2048 x 2048.
+    EXPECT_EQ(choice(d, 12, 1024, 4096, Op::N, Op::N), ldg2);
+    EXPECT_EQ(choice(d, 20, 2048, 2048, Op::N, Op::N), ldg2);
+    // Both operands unreadable (the long one would be copied whole), 33 rows, and Ampere.
+    tilemm::GemmProblem both = typed_problem(d, 20, 4096, 4093, Op::N, Op::N);
+    EXPECT_EQ(auto_choice(both), ldg2);
+    EXPECT_EQ(choice(d, 33, 4096, 8192, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+    EXPECT_EQ(auto_choice(typed_problem(d, 20, 4096, 8192, Op::N, Op::N), ampere_device()), ldg2);
+  }
 }
 
 TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
@@ -1087,8 +1143,10 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
     EXPECT_EQ(choice(d, 4093, 16, 4093, Op::T, Op::N), ldg2);          // 24.9 against 74.3 (44.7)
     EXPECT_EQ(choice(d, 14336, 16, 4093, Op::T, Op::N), ldg2);         // 68.0 against 129.9 (102.3)
     // Only the short operand unreadable and the long one 4096 x 4096 elements or more: the
-    // `.repack` entry copies the short one and stays (60.1 against the `.ldg` entry's 70.8).
-    EXPECT_EQ(choice(d, 14336, 16, 4093, Op::N, Op::N), "wgmma." + d + ".256x128x64.s4.persistent.c2.tmastore.repack");
+    // short one is copied and the 16-row tile streams the long one (stop 51, bf16: 37.9 us
+    // against 52.7 for wgmma's `.repack` entry, auto's choice before, and 71.6 for the `.ldg`
+    // entry; cuBLAS 103.0).
+    EXPECT_EQ(choice(d, 14336, 16, 4093, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s4.clusterk.repack");
     // Both readable: the 16-byte copies' entries keep them.
     EXPECT_EQ(choice(d, 16, 4096, 4096, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s4.clusterk");
   }
