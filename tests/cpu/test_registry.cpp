@@ -318,6 +318,12 @@ std::string auto_choice(const tilemm::GemmProblem& p, const tilemm::DeviceInfo& 
   return e != nullptr ? e->name : "none: " + why;
 }
 
+// auto's choice (Hopper) for a problem of dtype d with the tightest leading dimensions.
+std::string typed_auto_choice(const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, tilemm::Op opa,
+                              tilemm::Op opb) {
+  return auto_choice(typed_problem(d, m, n, k, opa, opb));
+}
+
 // Compute capability 8.0 with the H200's SMs: the TMA-fed entries refuse it.
 tilemm::DeviceInfo ampere_device() {
   tilemm::DeviceInfo d = hopper_device();
@@ -412,9 +418,7 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
   // mma.sync tile ran them 1.1-1.6x faster than the wgmma entries; m = 32 and 64 stayed
   // faster on wgmma's split-K, and tf32 on wgmma_rs's.
   using tilemm::Op;
-  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
-    return auto_choice(typed_problem(d, m, n, k, opa, opb));
-  };
+  const auto choice = typed_auto_choice;
   for (const std::string d : {"bf16", "fp16"}) {
     const std::string skinny = "skinny_mma." + d + ".16x64x128.w4.s4";
     // On Hopper one row tile with 1024-6144 columns and k = 1024-11008 goes to the entry that
@@ -476,9 +480,7 @@ TEST(Registry, AutoTakesSeventeenToThirtyTwoRowsInOneClusterTile) {
   // the long operand once where two 16-row tiles read it twice. H200, stop 51, bf16, us per
   // run against auto's previous choice (cuBLAS), docs/results/h200_skinny_32_rows.txt.
   using tilemm::Op;
-  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
-    return auto_choice(typed_problem(d, m, n, k, opa, opb));
-  };
+  const auto choice = typed_auto_choice;
   for (const std::string d : {"bf16", "fp16"}) {
     const std::string tile32 = "skinny_mma." + d + ".32x64x128.w4.s4.clusterk";
     EXPECT_EQ(choice(d, 24, 3072, 2048, Op::N, Op::N), tile32);  // 12.5 against 15.2 (10.1)
@@ -503,9 +505,7 @@ TEST(Registry, AutoCopiesTheUnreadableShortOperandOfFewRowProducts) {
   // bf16, us per run against auto's choice before, wgmma's `.repack` entry or the `.ldg2` one
   // (cuBLAS).
   using tilemm::Op;
-  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
-    return auto_choice(typed_problem(d, m, n, k, opa, opb));
-  };
+  const auto choice = typed_auto_choice;
   for (const std::string d : {"bf16", "fp16"}) {
     const std::string copied16 = "skinny_mma." + d + ".16x64x128.w4.s4.clusterk.repack";
     const std::string copied32 = "skinny_mma." + d + ".32x64x128.w4.s4.clusterk.repack";
@@ -1129,9 +1129,7 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
   // (docs/results/h200_skinny_any_ld.txt): the `.ldg` entry against the previous choice
   // (cuBLAS).
   using tilemm::Op;
-  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
-    return auto_choice(typed_problem(d, m, n, k, opa, opb));
-  };
+  const auto choice = typed_auto_choice;
   const std::string tf32 = "skinny_mma.tf32.16x64x64.w4.s2.ldg4";
   EXPECT_EQ(choice("tf32", 16, 16, 4093, Op::N, Op::N), tf32);         // 11.3 against 194 (15.0)
   EXPECT_EQ(choice("tf32", 16, 4093, 4093, Op::N, Op::N), tf32);       // 32.0 against 119.4 (38.0)
