@@ -1364,6 +1364,13 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // Below every entry that reads its operands in place: where an entry is not to be chosen.
     constexpr double kNotChosen = 1990.0;
     if (kRepack && p.flops() < kSmallestRepackedTensorCoreFlops) return kNotChosen;
+    // The 64-row tiles' copying entries (add_wgmma_few_row_repacking) take at most 64 rows or
+    // columns, or products up to 1024^3: measured on the H200, 1001^3 bf16 ran 19.3 us on the
+    // 64 x 128 tile against 29.6 on the 256 x 128 one, but 2049^3 90.6 against 78.3.
+    if (kRepack && !kTransposeOnly && kCfg.bm == 64 && std::min(p.m, p.n) > 64 &&
+        double(p.m) * double(p.n) * double(p.k) > 1024.0 * 1024.0 * 1024.0) {
+      return kNotChosen;
+    }
     // `.transpose` in TT puts n across the tile's 128 columns (64 per consumer warpgroup).
     // With fewer, a consumer idles and the few tiles leave SMs idle: measured on the H200,
     // 11008 and 14336 x 16 or 64 x 4096 ran 1.2-1.7x slower than wgmma_rs's split-K (98.7
@@ -1721,9 +1728,13 @@ struct WgmmaConfigTable {
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The tiles tf32 also registers with a transposing pass (add_wgmma_tf32_transposing).
   static constexpr std::size_t kStaged128 = 5, kStaged64 = 6, kSplitK64 = 14;
+  // The 64 x 64 ping-pong tile, which 16-bit inputs also register with repacking
+  // (add_wgmma_few_row_repacking), beside the 64 x 128 staged and split-K tiles.
+  static constexpr std::size_t kPingPong64 = 8;
   static_assert(configs[kStaged128].bm == 128 && configs[kStaged128].tma_store && !configs[kStaged128].pingpong &&
                 configs[kStaged64].bm == 64 && configs[kStaged64].tma_store && configs[kStaged64].cluster_m == 1 &&
-                configs[kSplitK64].bm == 64 && configs[kSplitK64].split_k);
+                configs[kSplitK64].bm == 64 && configs[kSplitK64].split_k && configs[kPingPong64].bm == 64 &&
+                configs[kPingPong64].bn == 64 && configs[kPingPong64].pingpong);
   // The last step: configs[4] with stream-K for the last wave.
   static constexpr TilemmWgmmaConfig stream_k = {kIn, 256, 128, 4, true, 2, true, false, true};
   static constexpr double stream_k_relative_speed = 1.0;
@@ -1751,6 +1762,25 @@ void add_wgmma_stream_k(Registry& r) {
    ...);
 }
 
+// 16-bit inputs: the 64-row tiles auto runs few-row products on (64 x 128 staged and
+// split-K, 64 x 64 ping-pong), also with repacking. With only the 256 x 128 cluster tile
+// copying, 33-64 rows with an unreadable lda (NN, lda = m = 36, 44, 60) ran n / 128 tiles on
+// 132 SMs at 0.41-0.54x cuBLAS (H200, bf16 36 x 4096 x 4096 NN 54.7 us against 25.1), where
+// the aligned neighbours (m = 40, 48, 64) ran these tiles at 0.87-1.06x; the score, which
+// charges every repacking entry the same copy, then picks among them as it does in place,
+// for at most 64 rows or columns and products up to 1024^3 (see there).
+template <TilemmMmaInput kIn, std::size_t... I>
+void add_wgmma_repacking_of(Registry& r, std::index_sequence<I...>) {
+  using Table = WgmmaConfigTable<kIn>;
+  (r.add(make_wgmma_entry<Table::configs[I], true>(Table::relative_speed[I])), ...);
+}
+
+template <TilemmMmaInput kIn>
+void add_wgmma_few_row_repacking(Registry& r) {
+  using Table = WgmmaConfigTable<kIn>;
+  add_wgmma_repacking_of<kIn>(r, std::index_sequence<Table::kStaged64, Table::kPingPong64, Table::kSplitK64>{});
+}
+
 // tf32 only: the staged 128 x 128 and 64 x 128 tiles and the 64 x 128 split-K tile, with
 // the operand that is not K-major transposed first (`.transpose`), for NN and TT products
 // with few rows or columns, where wgmma_rs's 128-row tiles run the k-loop slower than these
@@ -1768,6 +1798,8 @@ void add_wgmma_configs(Registry& r) {
     (add_wgmma_config<I, kBf16, kF16, kTf32>(r), ...);
   }(std::make_index_sequence<WgmmaConfigTable<kBf16>::kCount>{});
   add_wgmma_repacking<kBf16, kF16, kTf32>(r);
+  add_wgmma_few_row_repacking<kBf16>(r);
+  add_wgmma_few_row_repacking<kF16>(r);
   add_wgmma_tf32_transposing(r);
   add_wgmma_stream_k<kBf16, kF16, kTf32>(r);
 }

@@ -528,6 +528,29 @@ TEST(Registry, AutoCopiesTheUnreadableShortOperandOfFewRowProducts) {
   }
 }
 
+TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles) {
+  // 33-64 rows (or columns) with an operand the TMA cannot read: wgmma's 64-row tiles with
+  // repacking, as auto picks them in place, instead of the 256 x 128 tile with repacking.
+  // H200, stop 51, bf16, us per run against the 256 x 128 `.repack` entry (cuBLAS),
+  // docs/results/h200_skinny_32_rows.txt, run 6.
+  using tilemm::Op;
+  const auto choice = typed_auto_choice;
+  for (const std::string d : {"bf16", "fp16"}) {
+    const std::string staged = "wgmma." + d + ".64x128x64.s8.persistent.tmastore.repack";
+    const std::string pingpong = "wgmma." + d + ".64x64x64.s12.persistent.tmastore.pingpong.repack";
+    const std::string split_k = "wgmma." + d + ".64x128x64.s8.persistent.splitk.repack";
+    const std::string wide = "wgmma." + d + ".256x128x64.s4.persistent.c2.tmastore.repack";
+    EXPECT_EQ(choice(d, 36, 4096, 4096, Op::N, Op::N), split_k);    // 23.0 against 56.4 (25.2)
+    EXPECT_EQ(choice(d, 44, 8192, 4096, Op::N, Op::N), pingpong);   // 33.8 against 68.7 (36.2)
+    EXPECT_EQ(choice(d, 60, 11008, 4096, Op::N, Op::T), staged);    // 37.6 against 94.9 (43.6)
+    EXPECT_EQ(choice(d, 4093, 36, 4096, Op::N, Op::N), pingpong);   // lda = 4093: 40.5 against 71.0 (43.8)
+    EXPECT_EQ(choice(d, 1001, 1001, 1001, Op::N, Op::N), staged);   // 19.3 against 29.6 (30.8)
+    // Larger products keep the 256 x 128 tile: 2049^3 ran 90.6 us on the 64 x 128 one, 78.3 on it.
+    EXPECT_EQ(choice(d, 2049, 2049, 2049, Op::N, Op::N), wide);
+    EXPECT_EQ(choice(d, 4093, 4093, 4093, Op::N, Op::N), wide);
+  }
+}
+
 TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
   // A tensor map's strides must stay below 2^40 bytes: 2^39 elements of 2 bytes, 2^38 of
   // 4. The tf32 wgmma entries used the 2-byte limit for every type, so lda = 2^38 floats
