@@ -1213,6 +1213,35 @@ TEST(SplitK, ShortBlocksTakeTheSlicesThatFillTheirLastWave) {
   EXPECT_EQ(split_k_slices_filling_waves(112, 264, 256, 8, 16, 32, 0.9), 2);
 }
 
+TEST(SplitK, SliceLengthsCoverKWithoutAnEmptySlice) {
+  // Every launcher cuts k into ceil(k / length) slices of split_k_slice_length: each a whole
+  // number of k-tiles but the last, none empty, no more than asked for, together exactly k.
+  // A wasted split gives correct results, so the GPU tests cannot see it. This pins the
+  // helper only: stop 50's bug (every slice but the first empty) was in a launcher's own
+  // arithmetic, which only the bench's times showed.
+  using tilemm::kernels::split_k_slice_length;
+  std::vector<std::int64_t> ks;
+  for (std::int64_t k = 1; k <= 3 * 1024 + 7; k += 13) ks.push_back(k);  // odd lengths
+  for (std::int64_t k = 128; k <= 16 * 1024; k += 128) ks.push_back(k);  // whole tiles of every bk
+  for (const int bk : {8, 32, 64, 128}) {
+    for (const std::int64_t k : ks) {
+      for (int slices = 1; slices <= 16; ++slices) {
+        const std::int64_t length = split_k_slice_length(k, slices, bk);
+        ASSERT_GT(length, 0);
+        ASSERT_EQ(length % bk, 0) << "k " << k << ", " << slices << " slices";
+        const std::int64_t launched = (k + length - 1) / length;
+        ASSERT_LE(launched, slices) << "k " << k << ", bk " << bk;
+        ASSERT_GT(k - (launched - 1) * length, 0) << "k " << k << ", bk " << bk << ": an empty last slice";
+        // As many slices as asked where the k-tiles allow it (k of at least slices tiles of
+        // bk, cut evenly).
+        if (k % (std::int64_t(slices) * bk) == 0) {
+          ASSERT_EQ(launched, slices) << "k " << k << ", bk " << bk;
+        }
+      }
+    }
+  }
+}
+
 TEST(Registry, AutoAlternatesWholeTilesWhereCooperativeTilesAreShort) {
   // Measured on the H200 (docs/ladder.md, "A whole tile per consumer"), us per run, the
   // ping-pong 128 x 128 tile against auto's previous pick in the same process: where a
