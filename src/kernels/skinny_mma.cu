@@ -409,9 +409,9 @@ inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
 // round trip through memory are gone. Except with 3073-4096 columns and k above 4096: the
 // plain entry runs 4 slices of its 64 tiles there, and this one fewer (inferred: with 4 it
 // ran as if in two waves, 31.4 against 23.6 us at 16 x 4096 x 8192 NN, so fewer than 64
-// clusters of 4 fit at once), which at k = 8192-11008 lost 4-9% (23.8 against 21.8 us). With two row tiles (17-32 rows) it won or lost by layout (0.92-1.17x
-// at k = 2048, slower at longer k), and past 6144 columns k is not split, so the two entries
-// run the same loop.
+// clusters of 4 fit at once), which at k = 8192-11008 lost 4-9% (23.8 against 21.8 us). With
+// two row tiles (17-32 rows) it won or lost by layout (0.92-1.17x at k = 2048, slower at
+// longer k), and past 6144 columns k is not split, so the two entries run the same loop.
 inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
   constexpr std::int64_t kFewestColumns = 1024, kMostColumns = 6144, kShortestK = 1024, kLongestK = 11008;
   const GemmProblem p = skinny_orientation(caller);
@@ -452,19 +452,27 @@ inline bool skinny_mma_two_row_tiles_cluster_k_takes(const GemmProblem& caller) 
 // there for wgmma's `.repack` entries (bf16 14336 x 16 x 4093 NN: 60 against 71 us), which
 // also sent 2-16 rows in NN (m = 12: 32 tiles of 256 x 128, 55.3 against 22.8 us here) and,
 // on Ampere, any such product to mma_sync's 128 x 128 `.ldg` tile; it no longer does.
-inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
-  const bool short_operand_readable =
-      columns_aligned16(oriented.A, oriented.lda, oriented.stride_a, oriented.batch, element_bytes);
-  const bool long_operand_readable =
-      columns_aligned16(oriented.B, oriented.ldb, oriented.stride_b, oriented.batch, element_bytes);
-  return oriented.m <= 2 * bm && !(short_operand_readable && long_operand_readable);
+// Which operands of an oriented product (A the short one, B the long one) the 16-byte copies
+// and the TMA can read in place.
+struct SkinnyOperandsReadable {
+  bool short_operand, long_operand;
+};
+inline SkinnyOperandsReadable skinny_operands_readable(const GemmProblem& oriented, int element_bytes) {
+  return {columns_aligned16(oriented.A, oriented.lda, oriented.stride_a, oriented.batch, element_bytes),
+          columns_aligned16(oriented.B, oriented.ldb, oriented.stride_b, oriented.batch, element_bytes)};
 }
 
-// Whether auto gives the caller's product to a `.repack` entry (16-bit, sm_90): fewest_rows to
-// most_rows rows (oriented), the short operand unreadable by 16-byte copies (lda = 20 in NN: 40
-// bytes between columns) and the long one readable, with at least smallest_long_operand
-// elements. The copy of the short operand (m x k elements, 0.3 MB at 20 x 8192) costs a launch;
-// the long one is then streamed by the ring's 16-byte copies, not element loads. On an H200
+inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
+  const SkinnyOperandsReadable readable = skinny_operands_readable(oriented, element_bytes);
+  return oriented.m <= 2 * bm && !(readable.short_operand && readable.long_operand);
+}
+
+// Whether auto gives the caller's product to the `.repack` entry of the bm-row tile (16-bit,
+// sm_90): the short operand unreadable by 16-byte copies (lda = 20 in NN: 40 bytes between
+// columns) and the long one readable, with 1-16 rows (oriented) and at least 4096^2 elements
+// in the long operand for the 16-row tile, 17-32 rows and at least 2048 x 4096 for the 32-row
+// one. The copy of the short operand (m x k elements, 0.3 MB at 20 x 8192) costs a launch; the
+// long one is then streamed by the ring's 16-byte copies, not element loads. On an H200
 // (docs/ladder.md, "The short operand copied"; bf16 NN and NT, m = 2-28, n = 1024-8192, k =
 // 2048-8192) the `.ldg2` entry took twice cuBLAS's time at 20 and 28 rows (20 x 4096 x 8192 NN:
 // 67.1 us against 34.1; the copy and the 32-row tile 38.9), and wgmma's `.repack` entry, which
@@ -472,13 +480,12 @@ inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int ele
 // tiles on a few SMs (12 x 4096 x 4096 NN: 55.7 us; the copy and the 16-row tile 20.8, cuBLAS
 // 23.1). Below the bounds the `.ldg2` entry was faster (2 x 2048 x 4096 NN: 15.1 against 16.6 us;
 // with 17-32 rows the two met at 2048 x 2048 elements).
-inline bool skinny_mma_repack_takes(const GemmProblem& caller, std::int64_t fewest_rows, std::int64_t most_rows,
-                                    double smallest_long_operand, int element_bytes) {
+inline bool skinny_mma_repack_takes(const GemmProblem& caller, int bm, int element_bytes) {
   const GemmProblem p = skinny_orientation(caller);
-  const bool short_operand_readable = columns_aligned16(p.A, p.lda, p.stride_a, p.batch, element_bytes);
-  const bool long_operand_readable = columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes);
-  return p.m >= fewest_rows && p.m <= most_rows && !short_operand_readable && long_operand_readable &&
-         double(p.n) * double(p.k) >= smallest_long_operand;
+  const SkinnyOperandsReadable readable = skinny_operands_readable(p, element_bytes);
+  if (readable.short_operand || !readable.long_operand) return false;
+  if (bm == 32) return p.m >= 17 && p.m <= 32 && double(p.n) * double(p.k) >= 2048.0 * 4096.0;
+  return p.m <= bm && long_operand_of_4096_squared(p);
 }
 
 // An entry of configuration kCfg; with repack_unaligned, operands the 16-byte copies cannot
@@ -518,12 +525,7 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
   // `.clusterk` above the plain entry, `.repack` (unreadable short operand) above `.ldg`.
   e.auto_priority = 0;
   e.auto_score = [repack_unaligned](const GemmProblem& caller, const DeviceInfo&) {
-    if (repack_unaligned) {
-      constexpr int eb = kCfg.tile().element_bytes();
-      const bool takes = kCfg.bm == 32 ? skinny_mma_repack_takes(caller, 17, 32, 2048.0 * 4096.0, eb)
-                                       : skinny_mma_repack_takes(caller, 1, kCfg.bm, 4096.0 * 4096.0, eb);
-      return takes ? 2455.0 : 0.0;
-    }
+    if (repack_unaligned) return skinny_mma_repack_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2455.0 : 0.0;
     if constexpr (kCfg.cluster_k) {
       const bool takes = kCfg.bm == 32 ? skinny_mma_two_row_tiles_cluster_k_takes(caller)
                                        : skinny_mma_cluster_k_takes(caller, kCfg.bm);
