@@ -346,17 +346,17 @@ struct MmaOperandCopier {
     }
   }
 
-  // Scalar-load path: k-tile kt element by element into registers, packed as chunks...
+  // Scalar-load path: k-tile kt element by element into registers, one register per
+  // element (load_elements), then packed as chunks (pack)...
   // Every load of the tile is issued before any is packed: a load's register is busy
   // until the load returns, and packing 16-bit elements as they were loaded made the
   // warps wait for each pass's loads before issuing the next pass's (docs/ladder.md,
-  // step 29).
-  __device__ __forceinline__ void load(uint4 (&staged)[kPasses], const T* base, std::int64_t ld,
-                                       std::int64_t kt) const {
+  // step 29). A deeper pipeline keeps several tiles' elements unpacked in flight and packs
+  // each just before storing it (store_elements).
+  using Elements = unsigned[kPasses][kCE];
+  __device__ __forceinline__ void load_elements(Elements& loaded, const T* base, std::int64_t ld,
+                                                std::int64_t kt) const {
     using Traits = MmaInputTraits<kCfg.input>;
-    constexpr int kBitsPerElement = 8 * int(sizeof(T));
-    constexpr int kPerWord = 32 / kBitsPerElement;
-    unsigned loaded[kPasses][kCE];
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) {
       const int n = elements(p, kt);
@@ -364,18 +364,32 @@ struct MmaOperandCopier {
 #pragma unroll
       for (int e = 0; e < kCE; ++e) loaded[p][e] = e < n ? Traits::bits(src[e]) : 0u;
     }
+  }
+  __device__ __forceinline__ static uint4 pack(const unsigned (&chunk)[kCE]) {
+    constexpr int kBitsPerElement = 8 * int(sizeof(T));
+    constexpr int kPerWord = 32 / kBitsPerElement;
+    unsigned words[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
-    for (int p = 0; p < kPasses; ++p) {
-      unsigned words[4] = {0u, 0u, 0u, 0u};
+    for (int e = 0; e < kCE; ++e) words[e / kPerWord] |= chunk[e] << (kBitsPerElement * (e % kPerWord));
+    return make_uint4(words[0], words[1], words[2], words[3]);
+  }
+  __device__ __forceinline__ void load(uint4 (&staged)[kPasses], const T* base, std::int64_t ld,
+                                       std::int64_t kt) const {
+    Elements loaded;
+    load_elements(loaded, base, ld, kt);
 #pragma unroll
-      for (int e = 0; e < kCE; ++e) words[e / kPerWord] |= loaded[p][e] << (kBitsPerElement * (e % kPerWord));
-      staged[p] = make_uint4(words[0], words[1], words[2], words[3]);
-    }
+    for (int p = 0; p < kPasses; ++p) staged[p] = pack(loaded[p]);
   }
   // ... and from there into a stage.
   __device__ __forceinline__ void store(char* stage, const uint4 (&staged)[kPasses]) const {
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) *reinterpret_cast<uint4*>(stage + smem_offset + p * kSmemPassStep) = staged[p];
+  }
+  __device__ __forceinline__ void store_elements(char* stage, const Elements& loaded) const {
+    uint4 staged[kPasses];
+#pragma unroll
+    for (int p = 0; p < kPasses; ++p) staged[p] = pack(loaded[p]);
+    store(stage, staged);
   }
 };
 

@@ -42,6 +42,10 @@
 // `.repack` (the `.clusterk` kernels, 16 and 32 rows): an unreadable short operand (NN with
 // lda = 20) is copied into an aligned workspace first, so the long one is streamed by 16-byte
 // copies instead of element loads (1.9x faster over 91 shapes; "The short operand copied").
+// `.ldgshort` (the `.clusterk` tiles, 16 and 32 rows): the same short operand read element by
+// element inside the kernel, held in registers as many k-tiles ahead as the ring's copies of the
+// long one (mma_ring_main_loop_a_by_elements): no copy launch, 1.21x faster than the choices
+// before over 264 shapes ("The short operand by element loads").
 // Requirements: compute capability 8.0; `.cp16`: A and B 16-byte aligned with lda, ldb
 // multiples of 8 elements; `.ldg`: A, B, C aligned to their element size; batchCount = 1;
 // a workspace of slices x m x n floats when k is split (`.clusterk`: compute capability 9.0,
@@ -76,6 +80,10 @@ struct TilemmSkinnyMmaConfig {
   // `.clusterk` (sm_90): a tile's k-slices are the CTAs of one cluster, summed through
   // distributed shared memory, instead of fp32 partials in a workspace and split_k_reduce.
   bool cluster_k = false;
+  // `.ldgshort`: the short operand (A, oriented) by element loads staged in registers as many
+  // k-tiles ahead as the ring's copies of the long one (mma_ring_main_loop_a_by_elements), for
+  // a short operand the 16-byte copies cannot read beside a long one they can.
+  bool short_by_elements = false;
   // A cluster of more than 8 CTAs is not portable (it needs an opt-in and may not fit).
   static constexpr int kMostClusterSlices = 8;
 
@@ -95,7 +103,7 @@ struct TilemmSkinnyMmaConfig {
            TilemmMmaSyncConfig::power_of_two(bm / ce) && bm / ce >= 2 && TilemmMmaSyncConfig::power_of_two(bn / ce) &&
            bn / ce >= 8 && stages >= 2 && stages <= 8 && (async_copies() || stages == 2) && min_blocks_per_sm >= 1 &&
            // the drained ring holds the tile's fp32 sums
-           (!cluster_k || t.smem_bytes() >= 4 * bm * bn);
+           (!cluster_k || t.smem_bytes() >= 4 * bm * bn) && (!short_by_elements || async_copies());
   }
 };
 
@@ -200,7 +208,10 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   const MmaOperandCopier<kTile, BN, kBKContig, T> copy_b(p.ldb, p.n, k_len, n0, tid);
   float acc[kTile.m_tiles()][kTile.n_tiles()][4] = {};
   const std::int64_t k_tiles = (k_len + BK - 1) / BK;
-  if constexpr (kCfg.async_copies()) {
+  if constexpr (kCfg.short_by_elements) {
+    mma_ring_main_loop_a_by_elements<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a,
+                                                                  stage_b, a_off, b_off, acc);
+  } else if constexpr (kCfg.async_copies()) {
     mma_ring_main_loop<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b,
                                                     a_off, b_off, acc);
   } else {
@@ -358,7 +369,7 @@ std::string skinny_mma_name() {
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warps) + ".s" +
          std::to_string(kCfg.stages) +
          (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4") +
-         (kCfg.cluster_k ? ".clusterk" : "");
+         (kCfg.cluster_k ? ".clusterk" : "") + (kCfg.short_by_elements ? ".ldgshort" : "");
 }
 
 // Whether auto gives the caller's product (oriented: short side m) to a skinny_mma entry: one
@@ -447,8 +458,8 @@ inline bool skinny_mma_two_row_tiles_cluster_k_takes(const GemmProblem& caller) 
 // operand once per bm rows, and it still won at 24 and 32 rows (H200, 32 x 4093 x 4093 NN:
 // tf32 53.7 against 119.4 us, bf16 42.9 against 69.1; cuBLAS 40.7, 39.7); at 48, tf32 48 x
 // 11008 x 4093 NN lost (246.8 against 178.5).
-// Where only the short operand is unreadable and the long one is large, the `.repack` entries
-// below outrank it on Hopper (skinny_mma_repack_takes). Until stop 51 this entry stood aside
+// Where only the short operand is unreadable, the `.ldgshort` entries below outrank it on
+// Hopper (skinny_mma_short_by_elements_takes). Until stop 51 this entry stood aside
 // there for wgmma's `.repack` entries (bf16 14336 x 16 x 4093 NN: 60 against 71 us), which
 // also sent 2-16 rows in NN (m = 12: 32 tiles of 256 x 128, 55.3 against 22.8 us here) and,
 // on Ampere, any such product to mma_sync's 128 x 128 `.ldg` tile; it no longer does.
@@ -467,25 +478,42 @@ inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int ele
   return oriented.m <= 2 * bm && !(readable.short_operand && readable.long_operand);
 }
 
-// Whether auto gives the caller's product to the `.repack` entry of the bm-row tile (16-bit,
+// Whether auto gives the caller's product to the `.ldgshort` entry of the bm-row tile (16-bit,
 // sm_90): the short operand unreadable by 16-byte copies (lda = 20 in NN: 40 bytes between
-// columns) and the long one readable, with 1-16 rows (oriented) and at least 4096^2 elements
-// in the long operand for the 16-row tile, 17-32 rows and at least 2048 x 4096 for the 32-row
-// one. The copy of the short operand (m x k elements, 0.3 MB at 20 x 8192) costs a launch; the
-// long one is then streamed by the ring's 16-byte copies, not element loads. On an H200
-// (docs/ladder.md, "The short operand copied"; bf16 NN and NT, m = 2-28, n = 1024-8192, k =
-// 2048-8192) the `.ldg2` entry took twice cuBLAS's time at 20 and 28 rows (20 x 4096 x 8192 NN:
-// 67.1 us against 34.1; the copy and the 32-row tile 38.9), and wgmma's `.repack` entry, which
-// auto gave 17-32 rows and 2-16 rows with a long operand of 4096^2 elements, ran its 256 x 128
-// tiles on a few SMs (12 x 4096 x 4096 NN: 55.7 us; the copy and the 16-row tile 20.8, cuBLAS
-// 23.1). Below the bounds the `.ldg2` entry was faster (2 x 2048 x 4096 NN: 15.1 against 16.6 us;
-// with 17-32 rows the two met at 2048 x 2048 elements).
-inline bool skinny_mma_repack_takes(const GemmProblem& caller, int bm, int element_bytes) {
+// columns) and the long one readable, at most 32 rows (oriented). The long operand is streamed
+// by the ring's 16-byte copies and the short one (1-4% of the bytes) read element by element as
+// far ahead. On an H200 (docs/ladder.md, "The short operand by element loads"; bf16 NN and NT,
+// m = 2-28, n = 1024-8192, k = 2048-8192, transposed forms, 1000 and 14336 x 16 x 4093) it ran
+// 1.0-1.6x faster than the `.ldg2` entry and the `.repack` entries, which copied the short
+// operand aligned first (a launch of ~5 us): 20 x 2048 x 4096 NN 14.8 us against 18.8 with the
+// copy and 23.2 with `.ldg2` (cuBLAS 16.9). The 16-row tile takes 1-16 rows, and 17-32 rows
+// (two row tiles) where k <= 2048 with at most 4096 columns: there its twice as many CTAs ran
+// 5-10% faster than the 32-row tile (28 x 4096 x 2048 NN 15.6 against 16.7 us), except at 2048
+// columns (3% slower); elsewhere the 32-row tile reads the long operand once, not twice (20 x
+// 8192 x 4096 NN 29.4 against 33.2 us). 25-32 rows against the largest long operands go to the
+// copy instead (skinny_mma_repack_takes, next).
+inline bool skinny_mma_short_by_elements_takes(const GemmProblem& caller, int bm, int element_bytes) {
+  constexpr std::int64_t kMostRows = 32, kMostColumnsForTwoTiles = 4096, kLongestKForTwoTiles = 2048;
   const GemmProblem p = skinny_orientation(caller);
   const SkinnyOperandsReadable readable = skinny_operands_readable(p, element_bytes);
-  if (readable.short_operand || !readable.long_operand) return false;
-  if (bm == 32) return p.m >= 17 && p.m <= 32 && double(p.n) * double(p.k) >= 2048.0 * 4096.0;
-  return p.m <= bm && long_operand_of_4096_squared(p);
+  if (readable.short_operand || !readable.long_operand || p.m > kMostRows) return false;
+  const bool sixteen_row_tiles = p.m <= 16 || (p.n <= kMostColumnsForTwoTiles && p.k <= kLongestKForTwoTiles);
+  return (bm == 16) == sixteen_row_tiles;
+}
+// Where the copy still pays: 25-32 rows (oriented) against a long operand of at least 4096 x
+// 8192 elements, the 32-row `.repack` entry (short operand copied aligned, then the `.clusterk`
+// tile on 16-byte copies alone) ran 19 of 22 measured shapes 1-23% faster than `.ldgshort`
+// (bf16 and fp16 NN and NT, m = 25, 28 and 30, n = 4096-11008, k = 3072-8192; 30 x 11008 x 8192
+// NT 61.9 against 76.0 us, cuBLAS 70.8), and lost the other three by at most 3.5%: with 25-32
+// rows each thread loads 25-32 elements of the short operand per k-tile, and at these sizes
+// those loads, not the copy's launch, set the pace. With fewer rows `.ldgshort` won at every
+// size (20 x 8192 x 8192 NN 48.2 against 56.7).
+inline bool skinny_mma_repack_takes(const GemmProblem& caller, int bm, int element_bytes) {
+  constexpr std::int64_t kFewestRows = 25, kMostRows = 32;
+  const GemmProblem p = skinny_orientation(caller);
+  const SkinnyOperandsReadable readable = skinny_operands_readable(p, element_bytes);
+  return bm == 32 && !readable.short_operand && readable.long_operand && p.m >= kFewestRows && p.m <= kMostRows &&
+         double(p.n) * double(p.k) >= 4096.0 * 8192.0;
 }
 
 // An entry of configuration kCfg; with repack_unaligned, operands the 16-byte copies cannot
@@ -500,6 +528,9 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
               std::to_string(kCfg.bm) + " rows of a narrow column tile, the long operand streamed once " +
               (kCfg.async_copies() ? "through a " + std::to_string(kCfg.stages) + "-stage cp.async ring"
                                    : std::string("by element loads staged in registers (any leading dimension)")) +
+              (kCfg.short_by_elements ? ", the short operand by element loads held in registers as far ahead "
+                                        "(any leading dimension)"
+                                      : "") +
               (kCfg.cluster_k ? ", k split across the CTAs of a cluster and summed through distributed shared memory"
                               : ", k split across blocks") +
               " (few rows or, transposed, few columns)" +
@@ -507,13 +538,16 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   constexpr int kComputeCapability = kCfg.cluster_k ? 90 : 80;
   e.min_compute_capability = kComputeCapability;
-  const bool reads_16_bytes = kCfg.async_copies() && !repack_unaligned;
+  const bool reads_16_bytes = kCfg.async_copies() && !repack_unaligned && !kCfg.short_by_elements;
+  const std::string chunk_rule = "16-byte aligned, its ld a multiple of " +
+                                 std::to_string(kCfg.tile().chunk_elements()) + " elements";
   const std::string operands =
-      reads_16_bytes ? "A and B 16-byte aligned, lda/ldb multiples of " +
-                           std::to_string(kCfg.tile().chunk_elements()) + " elements"
+      reads_16_bytes ? "A and B " + chunk_rule
                      : std::string("A, B, C aligned to their element size") +
                            (repack_unaligned ? " (copied into a stream-ordered workspace where not 16-byte aligned)"
-                                             : "");
+                            : kCfg.short_by_elements
+                                ? "; the long operand (B, or A when n < m) " + chunk_rule
+                                : "");
   e.requirements = std::string(kCfg.cluster_k ? "compute capability 9.0 (clusters); " : "compute capability 8.0; ") +
                    operands + "; batchCount = 1; " +
                    (kCfg.cluster_k ? "at most 8 k-slices, one cluster per tile, summed without a workspace"
@@ -522,10 +556,14 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
       double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.tile().element_bytes() / 2.0);
   e.auto_eligible = true;
   // Above every wgmma entry (at most 2400) where it takes the product, else never chosen;
-  // `.clusterk` above the plain entry, `.repack` (unreadable short operand) above `.ldg`.
+  // `.clusterk` above the plain entry, `.ldgshort` (unreadable short operand) above `.ldg`,
+  // and `.repack` above `.ldgshort` where the copy still pays.
   e.auto_priority = 0;
   e.auto_score = [repack_unaligned](const GemmProblem& caller, const DeviceInfo&) {
-    if (repack_unaligned) return skinny_mma_repack_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2455.0 : 0.0;
+    if (repack_unaligned) return skinny_mma_repack_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2456.0 : 0.0;
+    if constexpr (kCfg.short_by_elements) {
+      return skinny_mma_short_by_elements_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2455.0 : 0.0;
+    }
     if constexpr (kCfg.cluster_k) {
       const bool takes = kCfg.bm == 32 ? skinny_mma_two_row_tiles_cluster_k_takes(caller)
                                        : skinny_mma_cluster_k_takes(caller, kCfg.bm);
@@ -536,7 +574,7 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
                                                                      kCfg.tile().element_bytes());
     return takes ? 2450.0 : 0.0;
   };
-  e.can_implement = [reads_16_bytes](const GemmProblem& p, const DeviceInfo& dev) {
+  e.can_implement = [reads_16_bytes, chunk_rule](const GemmProblem& p, const DeviceInfo& dev) {
     std::string r = require_tensor_core_types<kCfg.input>(p);
     if (r.empty()) r = require_compute_capability(dev, kComputeCapability);
     constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
@@ -555,6 +593,10 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
       }
     } else if (r.empty() && (!aligned_to(p.A, eb) || !aligned_to(p.B, eb))) {
       r = "A and B must be aligned to their element size";
+    }
+    if (kCfg.short_by_elements && r.empty() &&
+        !skinny_operands_readable(skinny_orientation(p), eb).long_operand) {
+      r = std::string("the long operand (") + (p.n < p.m ? "A" : "B") + ") must be " + chunk_rule;
     }
     if (r.empty() && !aligned_to(p.C, dtype_size(p.c_type))) r = "C must be aligned to its element size";
     if (r.empty() && p.batch != 1) r = "split-K runs one product at a time (batchCount = 1)";
@@ -596,12 +638,18 @@ void add_skinny_mma_configs(Registry& r) {
   if constexpr (kIn != TilemmMmaInput::TF32) {
     constexpr TilemmSkinnyMmaConfig kClusterK16{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2, true};
     constexpr TilemmSkinnyMmaConfig kClusterK32{kIn, 32, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2, true};
+    constexpr TilemmSkinnyMmaConfig kShortByElements16{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2,
+                                                       true, true};
+    constexpr TilemmSkinnyMmaConfig kShortByElements32{kIn, 32, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2,
+                                                       true, true};
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2}>());
     r.add(make_skinny_mma_entry<kClusterK16>());
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 2, kRegisters, 4}>());
     r.add(make_skinny_mma_entry<kClusterK32>());
     r.add(make_skinny_mma_entry<kClusterK16>(true));
     r.add(make_skinny_mma_entry<kClusterK32>(true));
+    r.add(make_skinny_mma_entry<kShortByElements16>());
+    r.add(make_skinny_mma_entry<kShortByElements32>());
   } else {
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 64, 4, 2, kRegisters, 3}>());
   }

@@ -464,10 +464,11 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     odd.k = odd.lda = odd.ldb = 4093;
     odd.ldc = 16;
     EXPECT_EQ(auto_choice(odd), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
-    // Two rows in NN (lda = 2, so A's columns are 4 bytes apart) go to the element-load entry,
-    // never to mma_sync's 128 x 128 tile (which took the row vector 1 x 2048 x 11008 in 598 us,
-    // cuBLAS 18.4): H200, 2 x 2048 x 4096 NN 15.1 us against 16.7 with A copied (cuBLAS 16.2).
-    EXPECT_EQ(choice(d, 2, 2048, 4096, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s2.ldg2");
+    // Two rows in NN (lda = 2, so A's columns are 4 bytes apart) go to an entry that reads A
+    // element by element, never to mma_sync's 128 x 128 tile (which took the row vector 1 x
+    // 2048 x 11008 in 598 us, cuBLAS 18.4): H200, 2 x 2048 x 4096 NN 12.4 us with B through
+    // the ring (`.ldgshort`), 15.0 with both operands by element loads (`.ldg2`), cuBLAS 16.0.
+    EXPECT_EQ(choice(d, 2, 2048, 4096, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s4.clusterk.ldgshort");
     // A row vector in NN: the C API's auto reads it K-major (vectors_read_k_major), TN's choice.
     EXPECT_EQ(auto_choice(tilemm::vectors_read_k_major(typed_problem(d, 1, 2048, 11008, Op::N, Op::N))),
               skinny + ".clusterk");
@@ -498,29 +499,37 @@ TEST(Registry, AutoTakesSeventeenToThirtyTwoRowsInOneClusterTile) {
   }
 }
 
-TEST(Registry, AutoCopiesTheUnreadableShortOperandOfFewRowProducts) {
+TEST(Registry, AutoReadsTheUnreadableShortOperandOfFewRowProductsByElements) {
   // A short operand the 16-byte copies cannot read (NN with lda = m, m not a multiple of 8)
-  // and a readable long one of at least 4096^2 elements (2-16 rows) or 2048 x 4096 (17-32):
-  // the short one is copied aligned and a `.clusterk` tile streams the long one. H200, stop 51,
-  // bf16, us per run against auto's choice before, wgmma's `.repack` entry or the `.ldg2` one
-  // (cuBLAS).
+  // and a readable long one: a `.clusterk` tile streams the long one through its ring and
+  // reads the short one element by element (`.ldgshort`). H200, stop 52, bf16, us per run
+  // against auto's choice before, the `.repack` entries (the short operand copied first) or
+  // the `.ldg2` one (cuBLAS), docs/results/h200_short_operand_by_elements.txt.
   using tilemm::Op;
   const auto choice = typed_auto_choice;
   for (const std::string d : {"bf16", "fp16"}) {
-    const std::string copied16 = "skinny_mma." + d + ".16x64x128.w4.s4.clusterk.repack";
-    const std::string copied32 = "skinny_mma." + d + ".32x64x128.w4.s4.clusterk.repack";
+    const std::string rows16 = "skinny_mma." + d + ".16x64x128.w4.s4.clusterk.ldgshort";
+    const std::string rows32 = "skinny_mma." + d + ".32x64x128.w4.s4.clusterk.ldgshort";
     const std::string ldg2 = "skinny_mma." + d + ".16x64x128.w4.s2.ldg2";
-    EXPECT_EQ(choice(d, 20, 4096, 8192, Op::N, Op::N), copied32);  // 38.8 against wgmma `.repack` 93.3 (34.1)
-    EXPECT_EQ(choice(d, 28, 8192, 2048, Op::N, Op::T), copied32);  // 20.8 against wgmma `.repack` 44.1 (21.9)
-    EXPECT_EQ(choice(d, 17, 2048, 4096, Op::N, Op::N), copied32);  // 18.7 against `.ldg2` 23.1 (28.4)
-    EXPECT_EQ(choice(d, 8192, 20, 4096, Op::T, Op::T), copied32);  // 20 columns: 34.7 against wgmma `.repack` 52.3 (33.2)
-    EXPECT_EQ(choice(d, 12, 4096, 4096, Op::N, Op::N), copied16);  // 20.9 against wgmma `.repack` 55.7 (23.1)
-    EXPECT_EQ(choice(d, 2, 8192, 8192, Op::N, Op::T), copied16);   // 46.0 against wgmma `.repack` 122.2 (50.3)
-    // Smaller long operands stay on the element loads: 12.0 against 13.3 (13.4) at 12 x 1024 x
-    // 4096; 15.3 against 15.4 (13.3) at 20 x 2048 x 2048.
-    EXPECT_EQ(choice(d, 12, 1024, 4096, Op::N, Op::N), ldg2);
-    EXPECT_EQ(choice(d, 20, 2048, 2048, Op::N, Op::N), ldg2);
-    // Both operands unreadable (the long one would be copied whole), 33 rows, and Ampere.
+    EXPECT_EQ(choice(d, 20, 4096, 8192, Op::N, Op::N), rows32);  // 34.7 against the copy's 39.6 (34.3)
+    EXPECT_EQ(choice(d, 20, 2048, 4096, Op::N, Op::N), rows32);  // 14.8 against the copy's 18.8 (16.9)
+    EXPECT_EQ(choice(d, 28, 8192, 2048, Op::N, Op::T), rows32);  // 19.3 against the copy's 20.9 (22.4)
+    EXPECT_EQ(choice(d, 8192, 20, 4096, Op::T, Op::T), rows32);  // 20 columns: 29.3 against the copy's 35.7 (33.1)
+    EXPECT_EQ(choice(d, 12, 4096, 4096, Op::N, Op::N), rows16);  // 17.6 against the copy's 21.0 (23.0)
+    EXPECT_EQ(choice(d, 2, 8192, 8192, Op::N, Op::T), rows16);   // 39.2 against the copy's 48.3 (50.6)
+    EXPECT_EQ(choice(d, 12, 1024, 4096, Op::N, Op::N), rows16);  // 10.1 against `.ldg2` 12.2 (13.6)
+    // 17-32 rows with k <= 2048 and at most 4096 columns: two 16-row tiles, more CTAs.
+    EXPECT_EQ(choice(d, 28, 4096, 2048, Op::N, Op::N), rows16);  // 15.6 against the 32-row tile's 16.7 (17.3)
+    EXPECT_EQ(choice(d, 20, 1024, 2048, Op::N, Op::T), rows16);  // 9.3 against `.ldg2` 11.8 (11.2)
+    EXPECT_EQ(choice(d, 20, 8192, 2048, Op::N, Op::N), rows32);  // 19.7 against 20.2 for two tiles (23.9)
+    // 25-32 rows against a long operand of 4096 x 8192 elements or more: the copy still pays.
+    const std::string copied32 = "skinny_mma." + d + ".32x64x128.w4.s4.clusterk.repack";
+    EXPECT_EQ(choice(d, 30, 11008, 8192, Op::N, Op::T), copied32);  // 61.9 against `.ldgshort` 76.0 (70.8)
+    EXPECT_EQ(choice(d, 28, 8192, 8192, Op::N, Op::N), copied32);   // 48.6 against 53.4 (57.7)
+    EXPECT_EQ(choice(d, 19, 11008, 8192, Op::N, Op::N), rows32);    // 19 rows: 79.0 against the copy's 82.0 (172.6)
+    EXPECT_EQ(choice(d, 25, 6144, 3072, Op::N, Op::T), rows32);     // below 4096 x 8192: 21.5 against 23.7 (38.8)
+    // Both operands unreadable (the long one would be read element by element too), 33 rows,
+    // and Ampere (the `.ldgshort` tiles sum their k-slices in clusters).
     tilemm::GemmProblem both = typed_problem(d, 20, 4096, 4093, Op::N, Op::N);
     EXPECT_EQ(auto_choice(both), ldg2);
     EXPECT_EQ(choice(d, 33, 4096, 8192, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
@@ -1160,14 +1169,16 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
   for (const std::string d : {"bf16", "fp16"}) {
     const std::string ldg2 = "skinny_mma." + d + ".16x64x128.w4.s2.ldg2";
     EXPECT_EQ(choice(d, 16, 1000, 4093, Op::N, Op::N), ldg2);          // bf16 14.3 against 263 (18.0)
-    EXPECT_EQ(choice(d, 1000, 16, 4093, Op::N, Op::N), ldg2);          // 15.3 against 243.5 (17.8)
     EXPECT_EQ(choice(d, 4093, 16, 4093, Op::T, Op::N), ldg2);          // 24.9 against 74.3 (44.7)
     EXPECT_EQ(choice(d, 14336, 16, 4093, Op::T, Op::N), ldg2);         // 68.0 against 129.9 (102.3)
-    // Only the short operand unreadable and the long one 4096 x 4096 elements or more: the
-    // short one is copied and the 16-row tile streams the long one (stop 51, bf16: 37.9 us
-    // against 52.7 for wgmma's `.repack` entry, auto's choice before, and 71.6 for the `.ldg`
-    // entry; cuBLAS 103.0).
-    EXPECT_EQ(choice(d, 14336, 16, 4093, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s4.clusterk.repack");
+    // Only the short operand unreadable (B = 4093 x 16 with ldb = 4093): the 16-row tile streams
+    // the long one and reads the short one element by element (stop 52, bf16: 33.7 us against
+    // 38.4 for the copy first, auto's choice before, and 71.8 for the `.ldg` entry; cuBLAS
+    // 102.7; at 1000 rows 11.5 against 15.6 for the `.ldg` entry, auto's choice before, cuBLAS
+    // 18.4).
+    const std::string short_by_elements = "skinny_mma." + d + ".16x64x128.w4.s4.clusterk.ldgshort";
+    EXPECT_EQ(choice(d, 14336, 16, 4093, Op::N, Op::N), short_by_elements);
+    EXPECT_EQ(choice(d, 1000, 16, 4093, Op::N, Op::N), short_by_elements);
     // Both readable: the 16-byte copies' entries keep them.
     EXPECT_EQ(choice(d, 16, 4096, 4096, Op::N, Op::N), "skinny_mma." + d + ".16x64x128.w4.s4.clusterk");
   }
