@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "core/problem.hpp"
 #include "ptx/cp_async.cuh"
@@ -347,22 +348,38 @@ struct MmaOperandCopier {
   }
 
   // Scalar-load path: k-tile kt element by element into registers, one register per
-  // element (load_elements), then packed as chunks (pack)...
+  // element (load_held<1>), then packed as chunks (pack)...
   // Every load of the tile is issued before any is packed: a load's register is busy
   // until the load returns, and packing 16-bit elements as they were loaded made the
   // warps wait for each pass's loads before issuing the next pass's (docs/ladder.md,
-  // step 29). A deeper pipeline keeps several tiles' elements unpacked in flight and packs
-  // each just before storing it (store_elements).
-  using Elements = unsigned[kPasses][kCE];
-  __device__ __forceinline__ void load_elements(Elements& loaded, const T* base, std::int64_t ld,
-                                                std::int64_t kt) const {
-    using Traits = MmaInputTraits<kCfg.input>;
+  // step 29). A deeper pipeline keeps several tiles' loads in flight, Held<kVec> each, and
+  // packs each tile just before storing it (store_held). kVec: elements per load, 1 (any
+  // address) or, for 16-bit elements where every piece of kVec elements a chunk holds is
+  // aligned and either whole or empty (the caller checks ld, the base and the operand's
+  // extent along the chunks), 2 or 4: one 4- or 8-byte load per piece, which arrives packed.
+  template <int kVec>
+  using Held = std::conditional_t<kVec == 1, unsigned[kPasses][kCE], unsigned[kPasses][4]>;
+  template <int kVec>
+  __device__ __forceinline__ void load_held(Held<kVec>& held, const T* base, std::int64_t ld, std::int64_t kt) const {
+    static_assert(kVec == 1 || ((kVec == 2 || kVec == 4) && sizeof(T) == 2));
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) {
       const int n = elements(p, kt);
       const T* src = source(base, ld, p, kt, n);
+      if constexpr (kVec == 1) {
 #pragma unroll
-      for (int e = 0; e < kCE; ++e) loaded[p][e] = e < n ? Traits::bits(src[e]) : 0u;
+        for (int e = 0; e < kCE; ++e) held[p][e] = e < n ? MmaInputTraits<kCfg.input>::bits(src[e]) : 0u;
+      } else if constexpr (kVec == 2) {
+#pragma unroll
+        for (int w = 0; w < 4; ++w) held[p][w] = 2 * w < n ? *reinterpret_cast<const unsigned*>(src + 2 * w) : 0u;
+      } else {
+#pragma unroll
+        for (int v = 0; v < 2; ++v) {
+          const uint2 piece = 4 * v < n ? *reinterpret_cast<const uint2*>(src + 4 * v) : make_uint2(0u, 0u);
+          held[p][2 * v] = piece.x;
+          held[p][2 * v + 1] = piece.y;
+        }
+      }
     }
   }
   __device__ __forceinline__ static uint4 pack(const unsigned (&chunk)[kCE]) {
@@ -375,8 +392,8 @@ struct MmaOperandCopier {
   }
   __device__ __forceinline__ void load(uint4 (&staged)[kPasses], const T* base, std::int64_t ld,
                                        std::int64_t kt) const {
-    Elements loaded;
-    load_elements(loaded, base, ld, kt);
+    Held<1> loaded;
+    load_held<1>(loaded, base, ld, kt);
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) staged[p] = pack(loaded[p]);
   }
@@ -385,10 +402,17 @@ struct MmaOperandCopier {
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) *reinterpret_cast<uint4*>(stage + smem_offset + p * kSmemPassStep) = staged[p];
   }
-  __device__ __forceinline__ void store_elements(char* stage, const Elements& loaded) const {
+  template <int kVec>
+  __device__ __forceinline__ void store_held(char* stage, const Held<kVec>& held) const {
     uint4 staged[kPasses];
 #pragma unroll
-    for (int p = 0; p < kPasses; ++p) staged[p] = pack(loaded[p]);
+    for (int p = 0; p < kPasses; ++p) {
+      if constexpr (kVec == 1) {
+        staged[p] = pack(held[p]);
+      } else {
+        staged[p] = make_uint4(held[p][0], held[p][1], held[p][2], held[p][3]);
+      }
+    }
     store(stage, staged);
   }
 };

@@ -214,13 +214,13 @@ __device__ __forceinline__ void mma_ring_main_loop(const CopyA& copy_a, const Co
 // The cp.async ring for B with A loaded element by element (any leading dimension), for
 // products whose A is short and not 16-byte aligned (skinny_mma's `.ldgshort`: lda = 20 in
 // NN) while B, the long operand, is: B's k-tiles travel through the ring as above, and A's
-// through registers, S - 1 k-tiles ahead like B's (held[t % (S - 1)] holds A's k-tile t,
-// unpacked: MmaOperandCopier::load_elements). Each A tile is packed and stored into its stage
+// through registers, S - 1 k-tiles ahead like B's (held[t % (S - 1)] holds A's k-tile t:
+// MmaOperandCopier::load_held, kVec elements per load). Each A tile is packed and stored into its stage
 // after the tensor cores' work on the previous tile and published by the next iteration's
 // barrier; its loads had S - 2 iterations to return. The loop is unrolled by S - 1 so that
 // every index into held is a compile-time constant (registers, not local memory).
-template <TilemmMmaSyncConfig kCfg, bool kAKContig, bool kBKContig, class CopyA, class CopyB, class T, class StageA,
-          class StageB>
+template <TilemmMmaSyncConfig kCfg, bool kAKContig, bool kBKContig, int kVec, class CopyA, class CopyB, class T,
+          class StageA, class StageB>
 __device__ __forceinline__ void mma_ring_main_loop_a_by_elements(const CopyA& copy_a, const CopyB& copy_b,
                                                                  const T* A, std::int64_t lda, const T* B,
                                                                  std::int64_t ldb, std::int64_t k_tiles,
@@ -228,16 +228,16 @@ __device__ __forceinline__ void mma_ring_main_loop_a_by_elements(const CopyA& co
                                                                  float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
   constexpr int S = kCfg.stages;
   constexpr int kAhead = S - 1;
-  typename CopyA::Elements held[kAhead];
+  typename CopyA::template Held<kVec> held[kAhead];
 #pragma unroll
   for (int s = 0; s < kAhead; ++s) {
     if (s < k_tiles) {
       copy_b.issue(stage_b(s), B, ldb, s);
-      copy_a.load_elements(held[s], A, lda, s);
+      copy_a.template load_held<kVec>(held[s], A, lda, s);
     }
     ptx::cp_async_commit_group();
   }
-  if (k_tiles > 0) copy_a.store_elements(stage_a(0), held[0]);
+  if (k_tiles > 0) copy_a.template store_held<kVec>(stage_a(0), held[0]);
   for (std::int64_t kt0 = 0; kt0 < k_tiles; kt0 += kAhead) {
 #pragma unroll
     for (int u = 0; u < kAhead; ++u) {
@@ -250,13 +250,13 @@ __device__ __forceinline__ void mma_ring_main_loop_a_by_elements(const CopyA& co
       const std::int64_t next = kt + kAhead;
       if (next < k_tiles) {
         copy_b.issue(stage_b(int(next % S)), B, ldb, next);
-        copy_a.load_elements(held[u], A, lda, next);  // A's tile kt left held[u] last iteration
+        copy_a.template load_held<kVec>(held[u], A, lda, next);  // A's tile kt left held[u] last iteration
       }
       ptx::cp_async_commit_group();
       const int s = int(kt % S);
       mma_compute_stage<kCfg, kAKContig, kBKContig>(stage_a(s), stage_b(s), a_off, b_off, acc);
       // Stage (kt + 1) % S was last read in iteration kt + 1 - S, before this iteration's barrier.
-      if (kt + 1 < k_tiles) copy_a.store_elements(stage_a(int((kt + 1) % S)), held[(u + 1) % kAhead]);
+      if (kt + 1 < k_tiles) copy_a.template store_held<kVec>(stage_a(int((kt + 1) % S)), held[(u + 1) % kAhead]);
     }
   }
   ptx::cp_async_wait_group<0>();

@@ -45,7 +45,8 @@
 // `.ldgshort` (the `.clusterk` tiles, 16 and 32 rows): the same short operand read element by
 // element inside the kernel, held in registers as many k-tiles ahead as the ring's copies of the
 // long one (mma_ring_main_loop_a_by_elements): no copy launch, 1.21x faster than the choices
-// before over 264 shapes ("The short operand by element loads").
+// before over 264 shapes ("The short operand by element loads"); 2 or 4 elements per load where
+// the operand allows (lda = 20: 8-byte loads), 1.08-1.16x faster again ("Wider loads").
 // Requirements: compute capability 8.0; `.cp16`: A and B 16-byte aligned with lda, ldb
 // multiples of 8 elements; `.ldg`: A, B, C aligned to their element size; batchCount = 1;
 // a workspace of slices x m x n floats when k is split (`.clusterk`: compute capability 9.0,
@@ -80,10 +81,18 @@ struct TilemmSkinnyMmaConfig {
   // `.clusterk` (sm_90): a tile's k-slices are the CTAs of one cluster, summed through
   // distributed shared memory, instead of fp32 partials in a workspace and split_k_reduce.
   bool cluster_k = false;
-  // `.ldgshort`: the short operand (A, oriented) by element loads staged in registers as many
-  // k-tiles ahead as the ring's copies of the long one (mma_ring_main_loop_a_by_elements), for
-  // a short operand the 16-byte copies cannot read beside a long one they can.
-  bool short_by_elements = false;
+  // `.ldgshort` (> 0): the short operand (A, oriented) by element loads staged in registers as
+  // many k-tiles ahead as the ring's copies of the long one (mma_ring_main_loop_a_by_elements),
+  // for a short operand the 16-byte copies cannot read beside a long one they can; this many
+  // elements per load. Entries have 1; their launcher runs the same tile with 2 or 4 where A's
+  // pieces of that many elements are aligned and whole (short_operand_elements_per_load).
+  int short_elements_per_load = 0;
+  consteval bool short_by_elements() const { return short_elements_per_load > 0; }
+  consteval TilemmSkinnyMmaConfig with_short_elements_per_load(int elements) const {
+    TilemmSkinnyMmaConfig c = *this;
+    c.short_elements_per_load = elements;
+    return c;
+  }
   // A cluster of more than 8 CTAs is not portable (it needs an opt-in and may not fit).
   static constexpr int kMostClusterSlices = 8;
 
@@ -103,7 +112,12 @@ struct TilemmSkinnyMmaConfig {
            TilemmMmaSyncConfig::power_of_two(bm / ce) && bm / ce >= 2 && TilemmMmaSyncConfig::power_of_two(bn / ce) &&
            bn / ce >= 8 && stages >= 2 && stages <= 8 && (async_copies() || stages == 2) && min_blocks_per_sm >= 1 &&
            // the drained ring holds the tile's fp32 sums
-           (!cluster_k || t.smem_bytes() >= 4 * bm * bn) && (!short_by_elements || async_copies());
+           (!cluster_k || t.smem_bytes() >= 4 * bm * bn) && short_loads_valid();
+  }
+  // `.ldgshort`: the long operand through the ring; 2 or 4 elements per load of 16-bit ones.
+  consteval bool short_loads_valid() const {
+    const int e = short_elements_per_load;
+    return e == 0 || (async_copies() && (e == 1 || (tile().element_bytes() == 2 && (e == 2 || e == 4))));
   }
 };
 
@@ -208,9 +222,9 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   const MmaOperandCopier<kTile, BN, kBKContig, T> copy_b(p.ldb, p.n, k_len, n0, tid);
   float acc[kTile.m_tiles()][kTile.n_tiles()][4] = {};
   const std::int64_t k_tiles = (k_len + BK - 1) / BK;
-  if constexpr (kCfg.short_by_elements) {
-    mma_ring_main_loop_a_by_elements<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a,
-                                                                  stage_b, a_off, b_off, acc);
+  if constexpr (kCfg.short_by_elements()) {
+    mma_ring_main_loop_a_by_elements<kTile, kAKContig, kBKContig, kCfg.short_elements_per_load>(
+        copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b, a_off, b_off, acc);
   } else if constexpr (kCfg.async_copies()) {
     mma_ring_main_loop<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b,
                                                     a_off, b_off, acc);
@@ -317,6 +331,18 @@ int skinny_mma_resident_clusters(int slices) {
   return slices >= 0 && slices <= kMost ? resident[slices] : 0;
 }
 
+template <TilemmSkinnyMmaConfig kCfg, bool kTA, bool kTB>
+cudaError_t launch_skinny_mma_kernel(dim3 grid, int slices, const MmaSyncParams& params, const SplitKSlices& split,
+                                     bool store_transposed, cudaStream_t stream) {
+  constexpr auto kernel = skinny_mma_gemm<kCfg, kTA, kTB>;
+  constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
+  const cudaError_t opted_in = opt_in_dynamic_smem<kernel>(smem);
+  if (opted_in != cudaSuccess) return opted_in;
+  cudaLaunchAttribute cluster{};
+  const cudaLaunchConfig_t config = skinny_mma_launch_config<kCfg>(grid, slices, &cluster, stream);
+  return cudaLaunchKernelEx(&config, kernel, params, split, store_transposed);
+}
+
 template <TilemmSkinnyMmaConfig kCfg>
 cudaError_t launch_skinny_mma(const GemmProblem& caller, cudaStream_t stream) {
   const GemmProblem prob = skinny_orientation(caller);
@@ -350,13 +376,18 @@ cudaError_t launch_skinny_mma(const GemmProblem& caller, cudaStream_t stream) {
   }
   const dim3 grid(ceil_div_u(prob.m, kCfg.bm), ceil_div_u(prob.n, kCfg.bn), static_cast<unsigned>(slices));
   const cudaError_t launched = dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
-    constexpr auto kernel = skinny_mma_gemm<kCfg, kTA, kTB>;
-    constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
-    const cudaError_t opted_in = opt_in_dynamic_smem<kernel>(smem);
-    if (opted_in != cudaSuccess) return opted_in;
-    cudaLaunchAttribute cluster{};
-    const cudaLaunchConfig_t config = skinny_mma_launch_config<kCfg>(grid, slices, &cluster, stream);
-    return cudaLaunchKernelEx(&config, kernel, params, split, store_transposed);
+    if constexpr (kCfg.short_by_elements() && kCfg.tile().element_bytes() == 2) {
+      const int elements = short_operand_elements_per_load(prob, kTA);
+      if (elements == 4) {
+        return launch_skinny_mma_kernel<kCfg.with_short_elements_per_load(4), kTA, kTB>(grid, slices, params, split,
+                                                                                      store_transposed, stream);
+      }
+      if (elements == 2) {
+        return launch_skinny_mma_kernel<kCfg.with_short_elements_per_load(2), kTA, kTB>(grid, slices, params, split,
+                                                                                      store_transposed, stream);
+      }
+    }
+    return launch_skinny_mma_kernel<kCfg, kTA, kTB>(grid, slices, params, split, store_transposed, stream);
   });
   if (slices == 1 || kCfg.cluster_k) return launched;
   return workspace.finish(launched == cudaSuccess ? launch_split_k_reduce(caller, split.partial, slices, stream)
@@ -369,7 +400,7 @@ std::string skinny_mma_name() {
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warps) + ".s" +
          std::to_string(kCfg.stages) +
          (kCfg.async_copies() ? "" : kCfg.tile().element_bytes() == 2 ? ".ldg2" : ".ldg4") +
-         (kCfg.cluster_k ? ".clusterk" : "") + (kCfg.short_by_elements ? ".ldgshort" : "");
+         (kCfg.cluster_k ? ".clusterk" : "") + (kCfg.short_by_elements() ? ".ldgshort" : "");
 }
 
 // Whether auto gives the caller's product (oriented: short side m) to a skinny_mma entry: one
@@ -490,8 +521,10 @@ inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int ele
 // (two row tiles) where k <= 2048 with at most 4096 columns: there its twice as many CTAs ran
 // 5-10% faster than the 32-row tile (28 x 4096 x 2048 NN 15.6 against 16.7 us), except at 2048
 // columns (3% slower); elsewhere the 32-row tile reads the long operand once, not twice (20 x
-// 8192 x 4096 NN 29.4 against 33.2 us). 25-32 rows against the largest long operands go to the
-// copy instead (skinny_mma_repack_takes, next).
+// 8192 x 4096 NN 29.4 against 33.2 us). 25-32 rows against the largest long operands, where the
+// short operand allows only 2-byte loads, go to the copy instead (skinny_mma_repack_takes, next).
+// Where it allows 4- or 8-byte loads (lda and m, or k, multiples of 2 or 4: decode batches of
+// 12, 20, 28), those took the tiles 1.08-1.32x faster again ("Wider loads").
 inline bool skinny_mma_short_by_elements_takes(const GemmProblem& caller, int bm, int element_bytes) {
   constexpr std::int64_t kMostRows = 32, kMostColumnsForTwoTiles = 4096, kLongestKForTwoTiles = 2048;
   const GemmProblem p = skinny_orientation(caller);
@@ -500,20 +533,23 @@ inline bool skinny_mma_short_by_elements_takes(const GemmProblem& caller, int bm
   const bool sixteen_row_tiles = p.m <= 16 || (p.n <= kMostColumnsForTwoTiles && p.k <= kLongestKForTwoTiles);
   return (bm == 16) == sixteen_row_tiles;
 }
-// Where the copy still pays: 25-32 rows (oriented) against a long operand of at least 4096 x
-// 8192 elements, the 32-row `.repack` entry (short operand copied aligned, then the `.clusterk`
-// tile on 16-byte copies alone) ran 19 of 22 measured shapes 1-23% faster than `.ldgshort`
-// (bf16 and fp16 NN and NT, m = 25, 28 and 30, n = 4096-11008, k = 3072-8192; 30 x 11008 x 8192
-// NT 61.9 against 76.0 us, cuBLAS 70.8), and lost the other three by at most 3.5%: with 25-32
-// rows each thread loads 25-32 elements of the short operand per k-tile, and at these sizes
-// those loads, not the copy's launch, set the pace. With fewer rows `.ldgshort` won at every
-// size (20 x 8192 x 8192 NN 48.2 against 56.7).
+// Where the copy still pays: 25-32 rows (oriented) against a long operand of more than 4096 x
+// 8192 elements, read by 2-byte loads (odd lda or m). There the 32-row `.repack` entry (short
+// operand copied aligned, then the `.clusterk` tile on 16-byte copies alone) ran 19 of 20
+// measured shapes 1-23% faster than `.ldgshort` with 2-byte loads and lost one by 0.7% (bf16
+// and fp16 NN, NT and TT, m = 25, 28 and 30, n = 6144-11008, k = 3072-8192; 25 x 11008 x 8192 NT
+// 62.2 against 72.1 us, cuBLAS 128.0): each thread loads 25-32 elements of the short operand per
+// k-tile, and at these sizes those loads, not the copy's launch, set the pace. At exactly 4096 x
+// 8192 elements the two split 5 to 5, below it `.ldgshort` won 65 of 70. With 4- and 8-byte
+// loads (m = 30 and 28) `.ldgshort` won 18 of 20 of the large shapes (28 x 8192 x 8192 NN 45.3
+// against 47.8 us) and lost two by at most 2.5%; with fewer rows it won at every size (20 x 8192
+// x 8192 NN 48.2 against 56.7 with 2-byte loads).
 inline bool skinny_mma_repack_takes(const GemmProblem& caller, int bm, int element_bytes) {
   constexpr std::int64_t kFewestRows = 25, kMostRows = 32;
   const GemmProblem p = skinny_orientation(caller);
   const SkinnyOperandsReadable readable = skinny_operands_readable(p, element_bytes);
   return bm == 32 && !readable.short_operand && readable.long_operand && p.m >= kFewestRows && p.m <= kMostRows &&
-         double(p.n) * double(p.k) >= 4096.0 * 8192.0;
+         double(p.n) * double(p.k) > 4096.0 * 8192.0 && short_operand_elements_per_load(p, p.opa == Op::T) == 1;
 }
 
 // An entry of configuration kCfg; with repack_unaligned, operands the 16-byte copies cannot
@@ -528,7 +564,7 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
               std::to_string(kCfg.bm) + " rows of a narrow column tile, the long operand streamed once " +
               (kCfg.async_copies() ? "through a " + std::to_string(kCfg.stages) + "-stage cp.async ring"
                                    : std::string("by element loads staged in registers (any leading dimension)")) +
-              (kCfg.short_by_elements ? ", the short operand by element loads held in registers as far ahead "
+              (kCfg.short_by_elements() ? ", the short operand by element loads held in registers as far ahead "
                                         "(any leading dimension)"
                                       : "") +
               (kCfg.cluster_k ? ", k split across the CTAs of a cluster and summed through distributed shared memory"
@@ -538,14 +574,14 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   constexpr int kComputeCapability = kCfg.cluster_k ? 90 : 80;
   e.min_compute_capability = kComputeCapability;
-  const bool reads_16_bytes = kCfg.async_copies() && !repack_unaligned && !kCfg.short_by_elements;
+  const bool reads_16_bytes = kCfg.async_copies() && !repack_unaligned && !kCfg.short_by_elements();
   const std::string chunk_rule = "16-byte aligned, its ld a multiple of " +
                                  std::to_string(kCfg.tile().chunk_elements()) + " elements";
   const std::string operands =
       reads_16_bytes ? "A and B " + chunk_rule
                      : std::string("A, B, C aligned to their element size") +
                            (repack_unaligned ? " (copied into a stream-ordered workspace where not 16-byte aligned)"
-                            : kCfg.short_by_elements
+                            : kCfg.short_by_elements()
                                 ? "; the long operand (B, or A when n < m) " + chunk_rule
                                 : "");
   e.requirements = std::string(kCfg.cluster_k ? "compute capability 9.0 (clusters); " : "compute capability 8.0; ") +
@@ -561,7 +597,7 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
   e.auto_priority = 0;
   e.auto_score = [repack_unaligned](const GemmProblem& caller, const DeviceInfo&) {
     if (repack_unaligned) return skinny_mma_repack_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2456.0 : 0.0;
-    if constexpr (kCfg.short_by_elements) {
+    if constexpr (kCfg.short_by_elements()) {
       return skinny_mma_short_by_elements_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2455.0 : 0.0;
     }
     if constexpr (kCfg.cluster_k) {
@@ -594,7 +630,7 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
     } else if (r.empty() && (!aligned_to(p.A, eb) || !aligned_to(p.B, eb))) {
       r = "A and B must be aligned to their element size";
     }
-    if (kCfg.short_by_elements && r.empty() &&
+    if (kCfg.short_by_elements() && r.empty() &&
         !skinny_operands_readable(skinny_orientation(p), eb).long_operand) {
       r = std::string("the long operand (") + (p.n < p.m ? "A" : "B") + ") must be " + chunk_rule;
     }
@@ -639,9 +675,9 @@ void add_skinny_mma_configs(Registry& r) {
     constexpr TilemmSkinnyMmaConfig kClusterK16{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2, true};
     constexpr TilemmSkinnyMmaConfig kClusterK32{kIn, 32, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2, true};
     constexpr TilemmSkinnyMmaConfig kShortByElements16{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2,
-                                                       true, true};
+                                                       true, 1};
     constexpr TilemmSkinnyMmaConfig kShortByElements32{kIn, 32, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2,
-                                                       true, true};
+                                                       true, 1};
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2}>());
     r.add(make_skinny_mma_entry<kClusterK16>());
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 2, kRegisters, 4}>());

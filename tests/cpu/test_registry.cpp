@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/skinny_orientation.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "registry/registry.hpp"
 #include "tilemm/tilemm.h"
@@ -522,10 +523,14 @@ TEST(Registry, AutoReadsTheUnreadableShortOperandOfFewRowProductsByElements) {
     EXPECT_EQ(choice(d, 28, 4096, 2048, Op::N, Op::N), rows16);  // 15.6 against the 32-row tile's 16.7 (17.3)
     EXPECT_EQ(choice(d, 20, 1024, 2048, Op::N, Op::T), rows16);  // 9.3 against `.ldg2` 11.8 (11.2)
     EXPECT_EQ(choice(d, 20, 8192, 2048, Op::N, Op::N), rows32);  // 19.7 against 20.2 for two tiles (23.9)
-    // 25-32 rows against a long operand of 4096 x 8192 elements or more: the copy still pays.
+    // 25-32 rows against a long operand of more than 4096 x 8192 elements, read by 2-byte loads
+    // (odd lda): the copy still pays. With lda = 28 the 8-byte loads win, and at 4096 x 8192
+    // elements the element loads.
     const std::string copied32 = "skinny_mma." + d + ".32x64x128.w4.s4.clusterk.repack";
-    EXPECT_EQ(choice(d, 30, 11008, 8192, Op::N, Op::T), copied32);  // 61.9 against `.ldgshort` 76.0 (70.8)
-    EXPECT_EQ(choice(d, 28, 8192, 8192, Op::N, Op::N), copied32);   // 48.6 against 53.4 (57.7)
+    EXPECT_EQ(choice(d, 25, 11008, 8192, Op::N, Op::T), copied32);  // 62.2 against `.ldgshort` 72.1 (128.0)
+    EXPECT_EQ(choice(d, 25, 6144, 8192, Op::N, Op::N), copied32);   // 46.6 against 46.9 (107.1)
+    EXPECT_EQ(choice(d, 28, 8192, 8192, Op::N, Op::N), rows32);     // 45.3 against the copy's 47.8 (57.5)
+    EXPECT_EQ(choice(d, 8192, 25, 4096, Op::N, Op::T), rows32);     // 26.0 against the copy's 28.9 (59.4)
     EXPECT_EQ(choice(d, 19, 11008, 8192, Op::N, Op::N), rows32);    // 19 rows: 79.0 against the copy's 82.0 (172.6)
     EXPECT_EQ(choice(d, 25, 6144, 3072, Op::N, Op::T), rows32);     // below 4096 x 8192: 21.5 against 23.7 (38.8)
     // Both operands unreadable (the long one would be read element by element too), 33 rows,
@@ -1251,6 +1256,32 @@ TEST(SplitK, SliceLengthsCoverKWithoutAnEmptySlice) {
       }
     }
   }
+}
+
+TEST(SkinnyMma, ShortOperandLoadsAreAsWideAsEveryPieceAllows) {
+  // `.ldgshort` loads 4 or 2 elements of the short operand at once only where every piece is
+  // aligned and whole or outside the matrix; a wrong answer reads across the matrix's edge
+  // (or traps on a misaligned load), which only some shapes of the GPU plan would show.
+  using tilemm::kernels::short_operand_elements_per_load;
+  alignas(16) static std::uint16_t storage[64];
+  const auto problem = [](std::int64_t m, std::int64_t k, std::int64_t lda, int offset) {
+    tilemm::GemmProblem p = typed_problem("bf16", m, 4096, k);
+    p.lda = lda;
+    p.A = storage + offset;
+    return p;
+  };
+  // NN decode batches (A m-contiguous, the pieces run along m).
+  EXPECT_EQ(short_operand_elements_per_load(problem(20, 4096, 20, 0), false), 4);
+  EXPECT_EQ(short_operand_elements_per_load(problem(12, 4096, 12, 0), false), 4);
+  EXPECT_EQ(short_operand_elements_per_load(problem(22, 4096, 22, 0), false), 2);
+  EXPECT_EQ(short_operand_elements_per_load(problem(17, 4096, 17, 0), false), 1);
+  EXPECT_EQ(short_operand_elements_per_load(problem(18, 4096, 20, 0), false), 2);  // a piece would cross m
+  EXPECT_EQ(short_operand_elements_per_load(problem(20, 4096, 20, 2), false), 2);  // base 4 bytes off
+  EXPECT_EQ(short_operand_elements_per_load(problem(20, 4096, 20, 1), false), 1);  // base 2 bytes off
+  // k-contiguous A (TN): the pieces run along k, so k and lda decide.
+  EXPECT_EQ(short_operand_elements_per_load(problem(20, 4096, 4096, 0), true), 4);
+  EXPECT_EQ(short_operand_elements_per_load(problem(20, 4094, 4096, 0), true), 2);
+  EXPECT_EQ(short_operand_elements_per_load(problem(20, 4093, 4093, 0), true), 1);
 }
 
 TEST(Registry, AutoAlternatesWholeTilesWhereCooperativeTilesAreShort) {
