@@ -215,10 +215,11 @@ __device__ __forceinline__ void mma_ring_main_loop(const CopyA& copy_a, const Co
 // products whose A is short and not 16-byte aligned (skinny_mma's `.ldgshort`: lda = 20 in
 // NN) while B, the long operand, is: B's k-tiles travel through the ring as above, and A's
 // through registers, S - 1 k-tiles ahead like B's (held[t % (S - 1)] holds A's k-tile t:
-// MmaOperandCopier::load_held, kVec elements per load). Each A tile is packed and stored into its stage
-// after the tensor cores' work on the previous tile and published by the next iteration's
-// barrier; its loads had S - 2 iterations to return. The loop is unrolled by S - 1 so that
-// every index into held is a compile-time constant (registers, not local memory).
+// MmaOperandCopier::load_held, kVec elements per load). Each A tile is packed and stored into
+// its stage after the tensor cores' work on the previous tile and published by the next
+// iteration's barrier; its loads had S - 2 iterations to return. The loop is unrolled by
+// S - 1 so that every index into held is a compile-time constant (registers, not local
+// memory).
 template <TilemmMmaSyncConfig kCfg, bool kAKContig, bool kBKContig, int kVec, class CopyA, class CopyB, class T,
           class StageA, class StageB>
 __device__ __forceinline__ void mma_ring_main_loop_a_by_elements(const CopyA& copy_a, const CopyB& copy_b,
