@@ -1170,7 +1170,13 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
   const std::string tf32 = "skinny_mma.tf32.16x64x64.w4.s2.ldg4";
   EXPECT_EQ(choice("tf32", 16, 16, 4093, Op::N, Op::N), tf32);         // 11.3 against 194 (15.0)
   EXPECT_EQ(choice("tf32", 16, 4093, 4093, Op::N, Op::N), tf32);       // 32.0 against 119.4 (38.0)
-  EXPECT_EQ(choice("tf32", 14336, 16, 4093, Op::N, Op::N), tf32);      // 86.7 against 159.1 (108.8)
+  // The long operand n-contiguous (A here, read as B^T): the tf32 `.ldgshort` tile streams it
+  // through its ring (stop 52: 61.3 against 87.3 for `.ldg4`, cuBLAS 109.4).
+  EXPECT_EQ(choice("tf32", 14336, 16, 4093, Op::N, Op::N), "skinny_mma.tf32.16x64x64.w4.s4.clusterk.ldgshort");
+  EXPECT_EQ(choice("tf32", 17, 8192, 8192, Op::N, Op::T), "skinny_mma.tf32.16x64x64.w4.s4.clusterk.ldgshort");
+  // B k-contiguous (NN): `.ldg4` kept, the two traded wins by shape (17 x 11008 x 8192 NN 266.7
+  // against 313.2 us for `.ldgshort`, 17 x 8192 x 8192 NN 221.8 against 160.8).
+  EXPECT_EQ(choice("tf32", 17, 11008, 8192, Op::N, Op::N), tf32);
   for (const std::string d : {"bf16", "fp16"}) {
     const std::string ldg2 = "skinny_mma." + d + ".16x64x128.w4.s2.ldg2";
     EXPECT_EQ(choice(d, 16, 1000, 4093, Op::N, Op::N), ldg2);          // bf16 14.3 against 263 (18.0)

@@ -219,7 +219,7 @@ std::vector<KernelAndDtype> short_operand_load_params() {
   for (const auto& e : tilemm::registry().entries())
     if (e.name.find(".ldgshort") != std::string::npos)
       for (const auto& d : e.dtype_list()) params.push_back({e.name, d});
-  for (const char* d : {"fp16", "bf16"}) params.push_back({"auto", d});
+  for (const char* d : {"tf32", "fp16", "bf16"}) params.push_back({"auto", d});
   return params;
 }
 
