@@ -468,14 +468,20 @@ inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
 // every shape there at least as fast as auto's previous choice (the 16-row tiles or wgmma's
 // 64 x 64 ping-pong and split-K tiles), 1.12x at n = 3072 (0.98-1.34x over 30 shapes): one
 // row tile reads the long operand once, where two 16-row tiles read it twice, and its few
-// tiles leave room for k-slices in clusters. With 2048 columns the 16-row tiles did as well
-// or better in TT (0.94-0.96x), with 4096 and more the 32-row tile lost in some layouts
-// (0.86-0.99x at k = 8192).
+// tiles leave room for k-slices in clusters. With 4096 columns and more the 32-row tile lost
+// in some layouts (0.86-0.99x at k = 8192). With 2048 columns it wins from k = 4096 but in TT
+// (oriented): over 22 shapes (NN, NT, TN; m = 17, 24 and 32; k = 4096 and 8192; stops 51 and 52,
+// docs/ladder.md, "2048 columns") 1.084x faster than the plain 16-row tile auto took
+// (1.03-1.18x; 32 x 2048 x 8192 NN 17.9 against 21.1 us, cuBLAS 16.5), where in TT it ran
+// 0.95-0.98x and at k = 2048 0.97-1.05x.
 inline bool skinny_mma_two_row_tiles_cluster_k_takes(const GemmProblem& caller) {
   constexpr std::int64_t kFewestRows = 17, kMostRows = 32, kFewestColumns = 2049, kMostColumns = 3584;
   constexpr std::int64_t kShortestK = 2048, kLongestK = 8192;
+  constexpr std::int64_t kFewestColumnsLongK = 2048, kShortestKAtFewestColumns = 4096;
   const GemmProblem p = skinny_orientation(caller);
-  return p.m >= kFewestRows && p.m <= kMostRows && p.n >= kFewestColumns && p.n <= kMostColumns &&
+  const bool tt = p.opa == Op::T && p.opb == Op::T;
+  const std::int64_t fewest_columns = p.k >= kShortestKAtFewestColumns && !tt ? kFewestColumnsLongK : kFewestColumns;
+  return p.m >= kFewestRows && p.m <= kMostRows && p.n >= fewest_columns && p.n <= kMostColumns &&
          p.k >= kShortestK && p.k <= kLongestK;
 }
 

@@ -443,7 +443,7 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     // stop 49: 1.02-1.31x faster than wgmma's split-K; 24 x 2048 x 4096 TN 13.9 against 16.0 us).
     EXPECT_EQ(choice(d, 16, 2048, 4096, Op::N, Op::N), cluster_k);
     EXPECT_EQ(choice(d, 24, 1024, 2048, Op::N, Op::T), skinny);
-    EXPECT_EQ(choice(d, 32, 2048, 8192, Op::T, Op::N), skinny);
+    EXPECT_EQ(choice(d, 32, 2048, 2048, Op::T, Op::N), skinny);  // k >= 4096: the 32-row tile since stop 52
     EXPECT_EQ(choice(d, 2048, 24, 4096, Op::N, Op::N), skinny);  // transposed: 24 columns
     EXPECT_EQ(choice(d, 24, 2048, 1024, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
     EXPECT_EQ(choice(d, 48, 2048, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
@@ -490,9 +490,13 @@ TEST(Registry, AutoTakesSeventeenToThirtyTwoRowsInOneClusterTile) {
     EXPECT_EQ(choice(d, 17, 3584, 2048, Op::T, Op::N), tile32);  // 11.6 against 14.1 (26.2)
     EXPECT_EQ(choice(d, 32, 2560, 8192, Op::T, Op::T), tile32);  // 18.9 against 19.5 (18.5)
     EXPECT_EQ(choice(d, 32, 3584, 4096, Op::N, Op::T), tile32);  // 15.1 against 17.5 (15.6)
-    // Outside: 2048 columns (the 16-row tiles did as well, better in TT), 4096 (lost at
-    // k = 8192), k = 1024, more than 32 rows, and Ampere (no clusters).
+    // 2048 columns from k = 4096, but in TT (stop 52).
+    EXPECT_EQ(choice(d, 32, 2048, 8192, Op::N, Op::N), tile32);  // 17.9 against 21.1 (16.5)
+    EXPECT_EQ(choice(d, 24, 2048, 4096, Op::T, Op::N), tile32);  // 13.1 against 13.5 (13.1)
+    // Outside: 2048 columns in TT or with k = 2048 (the 16-row tiles did as well or better),
+    // 4096 (lost at k = 8192), k = 1024, more than 32 rows, and Ampere (no clusters).
     EXPECT_NE(choice(d, 24, 2048, 4096, Op::T, Op::T), tile32);
+    EXPECT_NE(choice(d, 24, 2048, 2048, Op::N, Op::N), tile32);
     EXPECT_NE(choice(d, 24, 4096, 8192, Op::N, Op::N), tile32);
     EXPECT_NE(choice(d, 24, 3072, 1024, Op::N, Op::N), tile32);
     EXPECT_NE(choice(d, 40, 3072, 4096, Op::N, Op::N), tile32);
