@@ -535,13 +535,23 @@ inline bool skinny_mma_short_by_elements_takes(const GemmProblem& caller, int bm
   constexpr std::int64_t kMostRows = 32, kMostColumnsForTwoTiles = 4096, kLongestKForTwoTiles = 2048;
   const GemmProblem p = skinny_orientation(caller);
   const SkinnyOperandsReadable readable = skinny_operands_readable(p, element_bytes);
-  if (readable.short_operand || !readable.long_operand || p.m > kMostRows) return false;
   // tf32 (one 16-row tile, two for 17-32 rows): only where the long operand is n-contiguous (its
-  // op T, oriented: NT, and NN with few columns). There it ran all 18 measured shapes 1.16-1.56x
-  // faster than `.ldg4` (H200, m = 2 and 17, n = 2048-11008, k = 4096 and 8192; 17 x 8192 x 8192
-  // NT 115.6 against 180.6 us, cuBLAS 94.9; 14336 x 16 x 4093 NN 61.3 against 87.3, cuBLAS 109.4);
-  // with a k-contiguous long operand (NN) it won or lost by shape (0.85-1.37x).
-  if (element_bytes == 4) return p.opb == Op::T;
+  // op T, oriented: NT, and NN with few columns). There it ran all 18 measured shapes with an
+  // unreadable short operand 1.16-1.56x faster than `.ldg4` (H200, m = 2 and 17, n = 2048-11008,
+  // k = 4096 and 8192; 17 x 8192 x 8192 NT 115.6 against 180.6 us, cuBLAS 94.9; 14336 x 16 x 4093
+  // NN 61.3 against 87.3, cuBLAS 109.4), and with a readable one, 4-16 rows, at least 1024 columns
+  // and NT (oriented; TT and fewer columns were not measured) all 76 measured shapes 1.01-1.43x
+  // faster than auto's `wgmma_rs` tiles (1.184x; m = 4, 8, 12, 16, n = 1024-14336,
+  // k = 2048-8192, and 4096 and 11008 x 8 and 16 x 4096; 0.86x -> 1.01x cuBLAS; 12 x 8192 x 8192 NT
+  // 68.2 against 82.4 us). With a k-contiguous long operand (NN) it won or lost by shape
+  // (0.85-1.37x against `.ldg4`), and with 20 and 28 readable rows in NT it lost to `wgmma_rs`.
+  if (element_bytes == 4) {
+    constexpr std::int64_t kMostReadableRows = 16, kFewestReadableColumns = 1024;
+    if (!readable.long_operand || p.opb != Op::T) return false;
+    if (!readable.short_operand) return p.m <= kMostRows;
+    return p.opa == Op::N && p.m <= kMostReadableRows && p.n >= kFewestReadableColumns;
+  }
+  if (readable.short_operand || !readable.long_operand || p.m > kMostRows) return false;
   const bool sixteen_row_tiles = p.m <= 16 || (p.n <= kMostColumnsForTwoTiles && p.k <= kLongestKForTwoTiles);
   return (bm == 16) == sixteen_row_tiles;
 }

@@ -1066,7 +1066,7 @@ TEST(Registry, AutoTransposesNtInSharedMemoryWhereThePassCostsMore) {
   EXPECT_EQ(auto_choice(typed_problem("tf32", 3072, 512, 11008, Op::N, Op::T)), rs + ".repack");
   // With at most 64 rows in A, C^T: A is the operand transposed, the 16 rows across the
   // 64-column tile.
-  EXPECT_EQ(nt(16, 4096), rs_narrow_split);            // 35.1 against 131.1
+  EXPECT_EQ(nt(16, 4096), "skinny_mma.tf32.16x64x64.w4.s4.clusterk.ldgshort");  // since stop 52: 26.6 against 29.0
   EXPECT_EQ(nt(16, 128), rs_narrow_split);             // 14.4 against 87.3
   EXPECT_EQ(nt(4096, 128), rs_narrow_split);           // 47.6 against 87.5
 }
@@ -1178,6 +1178,11 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
   // through its ring (stop 52: 61.3 against 87.3 for `.ldg4`, cuBLAS 109.4).
   EXPECT_EQ(choice("tf32", 14336, 16, 4093, Op::N, Op::N), "skinny_mma.tf32.16x64x64.w4.s4.clusterk.ldgshort");
   EXPECT_EQ(choice("tf32", 17, 8192, 8192, Op::N, Op::T), "skinny_mma.tf32.16x64x64.w4.s4.clusterk.ldgshort");
+  // And with a readable lda, at most 16 rows in NT (stop 52: 12 x 8192 x 8192 NT 68.2 against
+  // 82.4 us for wgmma_rs, cuBLAS 73.4); 20 rows stay on wgmma_rs.
+  EXPECT_EQ(choice("tf32", 12, 8192, 8192, Op::N, Op::T), "skinny_mma.tf32.16x64x64.w4.s4.clusterk.ldgshort");
+  EXPECT_EQ(choice("tf32", 11008, 16, 4096, Op::N, Op::T), "skinny_mma.tf32.16x64x64.w4.s4.clusterk.ldgshort");
+  EXPECT_EQ(choice("tf32", 20, 8192, 8192, Op::N, Op::T).rfind("skinny_mma", 0), std::string::npos);
   // B k-contiguous (NN): `.ldg4` kept, the two traded wins by shape (17 x 11008 x 8192 NN 266.7
   // against 313.2 us for `.ldgshort`, 17 x 8192 x 8192 NN 221.8 against 160.8).
   EXPECT_EQ(choice("tf32", 17, 11008, 8192, Op::N, Op::N), tf32);
@@ -1212,11 +1217,12 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
 TEST(Registry, AutoCountsMmaSyncAtItsShareOfWgmmasRateOnHopper) {
   // On sm_90 mma_sync runs tf32 at about a third of wgmma's rate; scored at that share, it
   // no longer outscores wgmma_rs's NT or repacking entries (H200, tf32 NT 11008 x 16 x
-  // 4096: the 128 x 256 mma_sync tile 279.3 us, wgmma_rs's 64-column tile in place 74.1).
+  // 4096: the 128 x 256 mma_sync tile 279.3 us, wgmma_rs's 64-column tile in place 74.1;
+  // since stop 52 skinny_mma's tf32 16-row tile, 62.4 against 68.8 for wgmma_rs).
   // Without wgmma (compute capability 8.0) it is the tensor-core path.
   using tilemm::Op;
   const tilemm::GemmProblem p = typed_problem("tf32", 11008, 16, 4096, Op::N, Op::T);
-  EXPECT_EQ(auto_choice(p), "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore");
+  EXPECT_EQ(auto_choice(p), "skinny_mma.tf32.16x64x64.w4.s4.clusterk.ldgshort");
   EXPECT_EQ(auto_choice(p, ampere_device()).rfind("mma_sync.tf32.", 0), 0u) << auto_choice(p, ampere_device());
 }
 
