@@ -22,6 +22,11 @@
 //   MN-major (m or n contiguous; rows are k):       64-element column blocks of 64 rows
 //       (8 KB each), LBO = 8192 (one block to the next along m or n), SBO = 1024 (8
 //       k rows to the next 8); the k16 slice s starts 2048 * s bytes in.
+// And one 64-byte swizzle layout (CU_TENSOR_MAP_SWIZZLE_64B, 512-byte aligned): rows of 64
+// bytes, 16-byte chunk c of row r stored at chunk c ^ ((r / 2) mod 4), a 512-byte period.
+//   MN-major, 32 wide (a tile of 32 rows along wgmma's N): one 32-element column block of
+//       64 k rows (4 KB), SBO = 512 (8 k rows to the next 8), LBO unused (no second
+//       block along N); the k16 slice s starts 1024 * s bytes in.
 // 16-bit inputs may be either major (imm-trans 0 = K-major, 1 = MN-major); tf32 inputs
 // (m64nNk8, 32 fp32 per 128-byte row, the k8 slice s 32 * s bytes in) only K-major.
 #pragma once
@@ -32,10 +37,12 @@
 
 namespace tilemm::ptx {
 
-// The accumulator operands of m64n{64,128,192,256}: the PTX register list ("%0, ..., %31")
-// and the matching "+f" constraints for d[0..31], each longer list extending the shorter.
+// The accumulator operands of m64n{32,64,128,192,256}: the PTX register list ("%0, ..., %15")
+// and the matching "+f" constraints for d[0..15], each longer list extending the shorter.
+#define TILEMM_WGMMA_D_REGS_16 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+
 #define TILEMM_WGMMA_D_REGS_32 \
-  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" \
+  TILEMM_WGMMA_D_REGS_16 \
   ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 
 #define TILEMM_WGMMA_D_REGS_64 \
@@ -53,9 +60,12 @@ namespace tilemm::ptx {
   ", %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111" \
   ", %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 
-#define TILEMM_WGMMA_D_OPERANDS_32(d) \
+#define TILEMM_WGMMA_D_OPERANDS_16(d) \
   "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+
+#define TILEMM_WGMMA_D_OPERANDS_32(d) \
+  TILEMM_WGMMA_D_OPERANDS_16(d), \
   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
 
@@ -98,26 +108,41 @@ __device__ __forceinline__ void wgmma_wait_group_sync_aligned() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
 
-// The 64-bit shared-memory matrix descriptor, 128-byte swizzle: start address, leading
-// and stride byte offsets, each encoded as (bytes & 0x3FFFF) >> 4; base offset 0 (the
-// swizzle pattern starts at a 1024-byte boundary); bits 62-63 = 1 (128-byte swizzle).
+// The 64-bit shared-memory matrix descriptor: start address, leading and stride byte
+// offsets, each encoded as (bytes & 0x3FFFF) >> 4; base offset 0 (the swizzle pattern
+// starts at a boundary of its period); bits 62-63 the swizzle mode (1 = 128-byte,
+// 2 = 64-byte).
+__device__ __forceinline__ std::uint64_t wgmma_descriptor(unsigned smem_address, unsigned leading_byte_offset,
+                                                          unsigned stride_byte_offset, unsigned swizzle_mode) {
+  const auto encode = [](unsigned bytes) { return std::uint64_t((bytes & 0x3FFFFu) >> 4); };
+  return encode(smem_address) | (encode(leading_byte_offset) << 16) | (encode(stride_byte_offset) << 32) |
+         (std::uint64_t(swizzle_mode) << 62);
+}
+
+// 128-byte swizzle (tiles 1024-byte aligned).
 __device__ __forceinline__ std::uint64_t wgmma_descriptor_swizzle128(unsigned smem_address,
                                                                      unsigned leading_byte_offset,
                                                                      unsigned stride_byte_offset) {
-  const auto encode = [](unsigned bytes) { return std::uint64_t((bytes & 0x3FFFFu) >> 4); };
-  return encode(smem_address) | (encode(leading_byte_offset) << 16) | (encode(stride_byte_offset) << 32) |
-         (std::uint64_t(1) << 62);
+  return wgmma_descriptor(smem_address, leading_byte_offset, stride_byte_offset, 1u);
+}
+
+// 64-byte swizzle (tiles 512-byte aligned): the MN-major tile of 32 rows or columns.
+__device__ __forceinline__ std::uint64_t wgmma_descriptor_swizzle64(unsigned smem_address,
+                                                                    unsigned leading_byte_offset,
+                                                                    unsigned stride_byte_offset) {
+  return wgmma_descriptor(smem_address, leading_byte_offset, stride_byte_offset, 2u);
 }
 
 enum class WgmmaInput { BF16, F16, TF32 };
 
-// wgmma.mma_async.sync.aligned.m64n{64,128,192,256}k16.f32.{bf16,f16}.{bf16,f16}
+// wgmma.mma_async.sync.aligned.m64n{32,64,128,192,256}k16.f32.{bf16,f16}.{bf16,f16}
 //   d, a-desc, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1, imm-trans-a, imm-trans-b
 // d += A * B with fp32 accumulation; kTransA / kTransB = 1 for MN-major operands.
 template <int kN, WgmmaInput kIn, int kTransA, int kTransB>
 __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2], std::uint64_t desc_a,
                                                              std::uint64_t desc_b) {
-  static_assert(kN == 64 || kN == 128 || kN == 192 || kN == 256, "instantiated for N = 64, 128, 192 and 256");
+  static_assert(kN == 32 || kN == 64 || kN == 128 || kN == 192 || kN == 256,
+                "instantiated for N = 32, 64, 128, 192 and 256");
 // ops: the operand numbers of a-desc, b-desc, scale-d, imm-trans-a, imm-trans-b.
 #define TILEMM_WGMMA_ASM(shape, type, regs, operands, a, b, scale, ta, tb)                                 \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" scale ", 0;\n"                                         \
@@ -126,7 +151,13 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2],
                : operands(d)                                                                               \
                : "l"(desc_a), "l"(desc_b), "r"(1), "n"(kTransA), "n"(kTransB)                              \
                : "memory")
-  if constexpr (kN == 64 && kIn == WgmmaInput::BF16) {
+  if constexpr (kN == 32 && kIn == WgmmaInput::BF16) {
+    TILEMM_WGMMA_ASM("m64n32k16", "bf16", TILEMM_WGMMA_D_REGS_16, TILEMM_WGMMA_D_OPERANDS_16, "16", "17", "18", "19",
+                     "20");
+  } else if constexpr (kN == 32) {
+    TILEMM_WGMMA_ASM("m64n32k16", "f16", TILEMM_WGMMA_D_REGS_16, TILEMM_WGMMA_D_OPERANDS_16, "16", "17", "18", "19",
+                     "20");
+  } else if constexpr (kN == 64 && kIn == WgmmaInput::BF16) {
     TILEMM_WGMMA_ASM("m64n64k16", "bf16", TILEMM_WGMMA_D_REGS_32, TILEMM_WGMMA_D_OPERANDS_32, "32", "33", "34", "35",
                      "36");
   } else if constexpr (kN == 64) {
@@ -154,20 +185,23 @@ __device__ __forceinline__ void wgmma_mma_async_m64nNk16_f32(float (&d)[kN / 2],
 #undef TILEMM_WGMMA_ASM
 }
 
-// wgmma.mma_async.sync.aligned.m64n{64,128,192,256}k8.f32.tf32.tf32
+// wgmma.mma_async.sync.aligned.m64n{32,64,128,192,256}k8.f32.tf32.tf32
 //   d, a-desc, b-desc, scale-d = 1, imm-scale-a = 1, imm-scale-b = 1
 // d += A * B on the tf32 parts of fp32 operands (both K-major), fp32 accumulation.
 template <int kN>
 __device__ __forceinline__ void wgmma_mma_async_m64nNk8_f32_tf32(float (&d)[kN / 2], std::uint64_t desc_a,
                                                                  std::uint64_t desc_b) {
-  static_assert(kN == 64 || kN == 128 || kN == 192 || kN == 256, "instantiated for N = 64, 128, 192 and 256");
+  static_assert(kN == 32 || kN == 64 || kN == 128 || kN == 192 || kN == 256,
+                "instantiated for N = 32, 64, 128, 192 and 256");
 #define TILEMM_WGMMA_TF32_ASM(shape, regs, operands, a, b, scale)                                      \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" scale ", 0;\n"                                   \
                "wgmma.mma_async.sync.aligned." shape ".f32.tf32.tf32 {" regs "}, %" a ", %" b ", p, 1, 1;\n}\n" \
                : operands(d)                                                                        \
                : "l"(desc_a), "l"(desc_b), "r"(1)                                                   \
                : "memory")
-  if constexpr (kN == 64) {
+  if constexpr (kN == 32) {
+    TILEMM_WGMMA_TF32_ASM("m64n32k8", TILEMM_WGMMA_D_REGS_16, TILEMM_WGMMA_D_OPERANDS_16, "16", "17", "18");
+  } else if constexpr (kN == 64) {
     TILEMM_WGMMA_TF32_ASM("m64n64k8", TILEMM_WGMMA_D_REGS_32, TILEMM_WGMMA_D_OPERANDS_32, "32", "33", "34");
   } else if constexpr (kN == 128) {
     TILEMM_WGMMA_TF32_ASM("m64n128k8", TILEMM_WGMMA_D_REGS_64, TILEMM_WGMMA_D_OPERANDS_64, "64", "65", "66");
