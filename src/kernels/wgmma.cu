@@ -42,6 +42,9 @@
 //     64 x 64 tiles with a 12-deep ring of 16 KB stages, for shapes whose tiles fill about
 //     one wave (m = 128 with n = 4096), and 128 x 128 tiles (two m64n128 accumulators per
 //     consumer) for products whose 256 x 128 tiles are short (k up to ~3000).
+//   - 32 x 64 tiles (wgmma m64n32) for 17-32 rows, alone or in clusters of four along n: an
+//     A stored m x k arrives in 32-row boxes with the 64-byte swizzle, 18 stages of 12 KB,
+//     C stored straight from the accumulators (see "17-32 rows" below).
 //   - 128 x 192 tiles: a third consumer warpgroup (152 registers each), for products whose
 //     128- or 256-row tiles leave the last wave mostly empty (3072^3, 256 x 11008 x 4096).
 //   - 192 x 128 tiles in clusters of two (`.c2`, wgmma m64n192): two full waves where the
@@ -98,7 +101,7 @@
 // See naive.cu: kernel configurations are global-namespace types for nvcc 13.
 struct TilemmWgmmaConfig {
   TilemmMmaInput input;  // BF16, F16 or TF32
-  int bm;                // rows of C per block (along m): wgmma's N, 64, 128, 192 or 256
+  int bm;                // rows of C per block (along m): wgmma's N, 32, 64, 128, 192 or 256
   int bn;                // columns of C per block (along n): 64 per consumer warpgroup
   int stages;            // shared-memory ring depth
   bool persistent;       // one block per SM walking the tiles, else one block per tile
@@ -151,17 +154,29 @@ struct TilemmWgmmaConfig {
   // Stream-K adds, after the barriers, one word per consumer warpgroup (its "I finish this
   // tile" flag) and at kStreamKRangeOffset the CTA's WgmmaStreamKRange.
   static constexpr int kStreamKRangeOffset = 16;
-  consteval int barrier_bytes() const { return tma_store ? 1024 : 16 * stages + (stream_k ? 48 : 0); }
+  // Without staging, `.pingpong`'s two turn barriers follow the stages' (see turn_bar).
+  consteval int barrier_bytes() const {
+    return tma_store ? 1024 : 16 * stages + (stream_k ? 48 : 0) + (pingpong ? 16 : 0);
+  }
+  // An MN-major wgmma B (A stored m x k; 16-bit only) arrives in boxes of 64 k rows by
+  // mn_box_rows() elements of m: 128-byte rows of 64 elements, or with bm = 32 one box of
+  // 64-byte rows (64-byte swizzle: a 128-byte box would reach 32 rows past the tile).
+  consteval int mn_box_rows() const { return bm == 32 ? 32 : 64; }
+  consteval int mn_box_bytes() const { return 64 * mn_box_rows() * 2; }
   consteval std::int64_t smem_bytes() const {
     return std::int64_t(stages) * stage_bytes() + barrier_bytes() + staging_bytes() + 1024;
   }
   consteval bool valid() const {
-    // bm: wgmma's N, whole 64-row MN-major boxes. A cluster of two or four along n splits the A
-    // tile: K-major halves or quarters of whole 8-row swizzle periods (1024 bytes, so each part
-    // starts a period), and MN-major 64-row boxes dealt round-robin (bm = 192 in pairs: boxes 0 and
-    // 2 to rank 0, box 1 to rank 1; bm = 64 in fours: rank 0 loads the one box for all).
-    return (bm == 64 || bm == 128 || bm == 192 || bm == 256) &&
-           (pingpong ? bn == 64 || (bn == 128 && bm <= 128) : bn == 128 || bn == 192) && stages >= 2 && stages <= 12 &&
+    // bm: wgmma's N, whole 64-row MN-major boxes (or one 32-row one). A cluster of two or four
+    // along n splits the A tile: K-major halves or quarters of whole 8-row swizzle periods (1024
+    // bytes, so each part starts a period), and MN-major 64-row boxes dealt round-robin (bm = 192
+    // in pairs: boxes 0 and 2 to rank 0, box 1 to rank 1; bm = 64 in fours: rank 0 loads the one
+    // box for all). The 32-row tile stores C directly (a staging box is 64 16-bit rows), without
+    // stream-K or clusters along m, and its 12 KB stages (16-bit) allow a deeper ring.
+    return (bm == 32 || bm == 64 || bm == 128 || bm == 192 || bm == 256) &&
+           (bm != 32 || (!tma_store && !stream_k && cluster_m == 1)) &&
+           (pingpong ? bn == 64 || (bn == 128 && bm <= 128) : bn == 128 || bn == 192) && stages >= 2 &&
+           stages <= (bm == 32 ? 20 : 12) &&
            !(pingpong && (split_k || stream_k || !persistent)) &&
            (cluster_n == 1 || cluster_n == 2 || cluster_n == 4) && (bm / cluster_n) % 8 == 0 && 16 * stages <= 1024 &&
            (staging_boxes == 1 || staging_boxes == 2) &&
@@ -610,6 +625,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   constexpr unsigned kMnBlockBytes = 64 * 128;  // one 64-wide MN column block of 64 k rows
   constexpr unsigned kSliceStepKMajor = 32;        // next k16 (k8 tf32) slice: 32 bytes along a row
   constexpr unsigned kSliceStepMnMajor = 16 * 128;  // next k16 slice: 16 rows of 128 bytes
+  constexpr unsigned kSliceStepMnMajor32 = 16 * 64;  // bm = 32: 16 rows of 64 bytes
 
   extern __shared__ uint4 wgmma_smem[];
   const unsigned raw = ptx::shared_address(wgmma_smem);
@@ -733,11 +749,12 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         if constexpr (kTransA) {  // A stored k x m: one box (k 64, m BM / CN) per CTA
           constexpr int kRows = BM / CN;
           load_a(b_tile(pos.stage) + rank * kRows * 128, k0, m0 + int(rank) * kRows, za, full_bar(pos.stage));
-        } else {  // A stored m x k: 64 x 64 boxes (m, k), every CN-th one per CTA
+        } else {  // A stored m x k: boxes (m 64 or 32, k 64), every CN-th one per CTA
+          constexpr int kBoxRows = kCfg.mn_box_rows();
 #pragma unroll
-          for (int j = 0; j < BM / 64; ++j)
+          for (int j = 0; j < BM / kBoxRows; ++j)
             if (j % CN == int(rank))
-              load_a(b_tile(pos.stage) + j * kMnBlockBytes, m0 + 64 * j, k0, za, full_bar(pos.stage));
+              load_a(b_tile(pos.stage) + j * kCfg.mn_box_bytes(), m0 + kBoxRows * j, k0, za, full_bar(pos.stage));
         }
         pos.advance();
       }
@@ -810,9 +827,14 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
         ptx::wgmma_fence_sync_aligned();
 #pragma unroll
         for (int s = 0; s < BK / kCfg.mma_k(); ++s) {
-          const std::uint64_t db =
-              kTransWgmmaB ? ptx::wgmma_descriptor_swizzle128(b_base + s * kSliceStepMnMajor, kMnBlockBytes, 1024)
-                           : ptx::wgmma_descriptor_swizzle128(b_base + s * kSliceStepKMajor, 16, 1024);
+          std::uint64_t db;
+          if constexpr (!kTransWgmmaB) {
+            db = ptx::wgmma_descriptor_swizzle128(b_base + s * kSliceStepKMajor, 16, 1024);
+          } else if constexpr (BM == 32) {  // one 64-byte-swizzled block, 64-byte k rows
+            db = ptx::wgmma_descriptor_swizzle64(b_base + s * kSliceStepMnMajor32, kCfg.mn_box_bytes(), 512);
+          } else {
+            db = ptx::wgmma_descriptor_swizzle128(b_base + s * kSliceStepMnMajor, kMnBlockBytes, 1024);
+          }
 #pragma unroll
           for (int b = 0; b < kBlocks; ++b) {
             const unsigned a_block = a_base + unsigned(b) * kMnBlockBytes;
@@ -933,7 +955,7 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 // wgmma_common.cuh says what the map holds.
 bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int64_t rows, std::int64_t cols,
                         std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
-                        bool tf32_elements) {
+                        bool tf32_elements, int box_row_bytes) {
   const auto encode = tensor_map_encoder();
   if (encode == nullptr) return false;
   const bool broadcast = batch <= 1 || stride == 0;
@@ -941,7 +963,7 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
   const cuuint64_t es = cuuint64_t(dtype_size(type));
   const cuuint64_t bytes_ld = cuuint64_t(ld) * es;
   const cuuint64_t strides[2] = {bytes_ld, broadcast ? bytes_ld * cuuint64_t(cols) : cuuint64_t(stride) * es};
-  const cuuint32_t box[3] = {cuuint32_t(128 / es), cuuint32_t(box_cols), 1};
+  const cuuint32_t box[3] = {cuuint32_t(cuuint64_t(box_row_bytes) / es), cuuint32_t(box_cols), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUtensorMapDataType dt = type == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                  : type == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
@@ -958,17 +980,21 @@ bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int
   const CUtensorMapL2promotion promotion =
       bytes_ld % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
   return encode(map, dt, 3, const_cast<void*>(base), dims, strides, box, element_strides,
-                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, promotion,
+                CU_TENSOR_MAP_INTERLEAVE_NONE,
+                box_row_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B, promotion,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
 // Both operands' maps for a configuration: K-major operands in one box per stage
-// (64 k by the tile's rows), MN-major ones in 64 x 64 boxes.
+// (64 k by the tile's rows), MN-major ones in 64 x 64 boxes (A with bm = 32: 32 x 64,
+// 64-byte rows).
 template <TilemmWgmmaConfig kCfg>
 bool encode_wgmma_maps(const GemmProblem& p, CUtensorMap* map_a, CUtensorMap* map_b) {
   const int a_box = p.opa == Op::T ? kCfg.bm / kCfg.cluster_n : 64;  // a cluster splits the A tile
   const int b_box = p.opb == Op::N ? kCfg.bn / kCfg.cluster_m : 64;  // a cluster along m splits the B tile
-  return encode_operand_map(map_a, p.a_type, p.A, p.a_rows(), p.a_cols(), p.lda, p.batch, p.stride_a, a_box) &&
+  const int a_row_bytes = p.opa == Op::N && kCfg.bm == 32 ? 64 : 128;
+  return encode_operand_map(map_a, p.a_type, p.A, p.a_rows(), p.a_cols(), p.lda, p.batch, p.stride_a, a_box, true,
+                            a_row_bytes) &&
          encode_operand_map(map_b, p.b_type, p.B, p.b_rows(), p.b_cols(), p.ldb, p.batch, p.stride_b, b_box);
 }
 
@@ -1280,6 +1306,67 @@ cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) 
                                       [stream](const GemmProblem& q) { return launch_wgmma<kCfg>(q, stream); });
 }
 
+// ---- 17-32 rows: the 32-row tile ----
+//
+// wgmma's N runs along m (C^T is computed), so a tile of 32 rows is m64n32: a 64 x 64 tile's
+// stage holds 64 rows of A for 24 live ones at m = 24, this one 32. Its stages are 12 KB
+// (16-bit: 8 KB of B, 4 KB of A), 18 of them; it stores C directly (the staging boxes hold 64
+// 16-bit rows), and A stored m x k arrives in 32-row boxes of 64-byte rows (64-byte swizzle).
+// `.c4`: clusters of four along n, one CTA loading the A box for all four (multicast), as
+// cuBLAS runs these products (nvjet_sm90_tst_32x64_64x16_1x4).
+// Measured on the H200 (docs/ladder.md, "Thirty-two rows on wgmma"; bf16, fp16 and tf32, m =
+// 17-32, n = 1024-14336, k = 1024-8192, all ops, in interleaved runs):
+// - against the 64 x 64 ping-pong tile the tile alone was as fast or faster on all 368 shapes
+//   both ran (run 1), up to 1.46x, 1.03-1.28x at m = 24 in NN and NT (A's columns 48 bytes
+//   apart); the cluster of four too wherever its clusters fit on the GPU at once (the H200 holds
+//   30 clusters of four: at n = 8192 its 32 ran 53 us against 39.5 for the 64 x 128 cluster
+//   tile, bf16 24 x 8192 x 8192 NN).
+//   Up to one wave of tiles they replace that tile: scored as it on half its rows, at 1.036x its
+//   rate per tile slot (the relative speed 0.285), the tile alone where A's columns lie on
+//   32-byte sectors, the cluster where they do not (16-bit, at most 0.75 of the SMs in clusters);
+// - "takes" (above split-K and skinny_mma's rules): where the tiles keep about half the SMs or
+//   more (n >= 4096) and k is moderate (16-bit up to 4096, tf32 up to 2048; any k from one wave
+//   of tiles on) the tile alone beat them too: bf16 24 x 4096 x 2048 TN 11.5 us against 13.1,
+//   20 x 8192 x 8192 TN 39.3 against 49.5, tf32 24 x 8192 x 4096 TN 39.0 against 47.5 (cuBLAS
+//   46.2); but at k = 8192 with n = 4096 split-K stayed ahead (bf16 24 x 4096 x 8192 TN 25.8
+//   against 24.7), in 16-bit TT from k = 4096 on skinny_mma's two row tiles tied or stayed 1-7%
+//   ahead, and tf32 lost from k = 4096 at n = 4096 (25.7 against 25.0). The cluster of four
+//   took NN and NT with A off sectors from n = 4096 up to 0.75 of the SMs (n = 6144), k up to
+//   4096: 24 x 4096 x 2048 NN 12.9 us against 16.5, 24 x 6144 x 4096 NN 23.8 against 32.5
+//   (cuBLAS 20.0); at n = 4096 with k = 8192 split-K stayed ahead (27.1 against 29.8).
+// - more than one wave (n = 11008, 14336: 172 and 224 tiles) they lost to the 64 x 128 tiles,
+//   alone or in clusters of four (bf16 32 x 11008 x 4096 NN 31.9 against 28.5; tf32 24 x 11008 x
+//   2048 TN 30.6 against 28.9), so they stop at one wave.
+enum class WgmmaThirtyTwoRows { NotChosen, Alone, ClusterOfFour };
+
+// Whether A's columns start a whole number of 32-byte sectors apart.
+inline bool a_columns_on_sectors(const GemmProblem& p) { return p.lda * dtype_size(p.a_type) % 32 == 0; }
+
+// Which 32-row tile (if any) a product may run on, and in `takes` whether it beats every
+// other entry there (else it only replaces the 64 x 64 ping-pong tile).
+inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const DeviceInfo& dev, bool* takes) {
+  constexpr std::int64_t kFewestRows = 17, kMostRows = 32, kTileColumns = 64, kClusterCtas = 4;
+  constexpr double kFewestTilesPerSm = 0.48, kOneWave = 0.96, kMostCtasPerSmInClusters = 0.75;
+  constexpr std::int64_t kLongestK16Bit = 4096, kLongestKTf32 = 2048;
+  *takes = false;
+  if (p.batch != 1 || p.m < kFewestRows || p.m > kMostRows) return WgmmaThirtyTwoRows::NotChosen;
+  const std::int64_t tiles = (p.n + kTileColumns - 1) / kTileColumns;
+  if (tiles > dev.sm_count) return WgmmaThirtyTwoRows::NotChosen;
+  const double tiles_per_sm = double(tiles) / double(dev.sm_count);
+  const bool tf32 = p.a_type == DType::F32;
+  const std::int64_t longest_k = tf32 ? kLongestKTf32 : kLongestK16Bit;
+  const bool half_the_sms = tiles_per_sm >= kFewestTilesPerSm;
+  if (!a_columns_on_sectors(p)) {
+    const std::int64_t ctas = (tiles + kClusterCtas - 1) / kClusterCtas * kClusterCtas;
+    if (tf32 || double(ctas) > kMostCtasPerSmInClusters * double(dev.sm_count)) return WgmmaThirtyTwoRows::NotChosen;
+    *takes = half_the_sms && p.k <= longest_k;
+    return WgmmaThirtyTwoRows::ClusterOfFour;
+  }
+  const bool tt_long_k = !tf32 && p.opa == Op::T && p.opb == Op::T && p.k >= kLongestK16Bit;
+  *takes = half_the_sms && !tt_long_k && (tiles_per_sm >= kOneWave || p.k <= longest_k);
+  return WgmmaThirtyTwoRows::Alone;
+}
+
 template <TilemmWgmmaConfig kCfg, bool kRepack, bool kTransposeOnly>
 std::string wgmma_name() {
   return std::string("wgmma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
@@ -1301,7 +1388,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   e.family = "wgmma";
   e.ladder_step = kCfg.stream_k     ? 27
                   : kRepack          ? 26
-                  : kCfg.split_k     ? 25
+                  : kCfg.split_k || kCfg.bm == 32 ? 25  // the few-tile and few-row tiles
                   : kCfg.tma_store   ? 24
                   : kCfg.cluster_n > 1 ? 23
                   : kCfg.persistent  ? 22
@@ -1318,6 +1405,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
               (kCfg.pingpong ? ", the two consumer warpgroups take alternate tiles (one's epilogue beside the other's "
                                "k-loop)"
                              : "") +
+              (kCfg.bm == 32 ? ", 32-row tiles (wgmma m64n32) for 17-32 rows, C stored from the accumulators" : "") +
               (kCfg.split_k ? ", k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
               (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters" : "") +
               (kTransposeOnly ? "; the operand that is not K-major is first transposed into an aligned workspace"
@@ -1364,6 +1452,16 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // Below every entry that reads its operands in place: where an entry is not to be chosen.
     constexpr double kNotChosen = 1990.0;
     if (kRepack && p.flops() < kSmallestRepackedTensorCoreFlops) return kNotChosen;
+    // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
+    // rules (2450-2460); where they only replace the 64 x 64 ping-pong tile, scored below as it.
+    if constexpr (kCfg.bm == 32) {
+      constexpr double kTakes = 2465.0;
+      bool thirty_two_rows_take = false;
+      const WgmmaThirtyTwoRows mine =
+          kCfg.cluster_n == 4 ? WgmmaThirtyTwoRows::ClusterOfFour : WgmmaThirtyTwoRows::Alone;
+      if (wgmma_thirty_two_rows(p, dev, &thirty_two_rows_take) != mine) return kNotChosen;
+      if (thirty_two_rows_take) return kTakes;
+    }
     // The 64-row tiles' copying entries (add_wgmma_few_row_repacking) take at most 64 rows or
     // columns, or products up to 1024^3: measured on the H200, 1001^3 bf16 ran 19.3 us on the
     // 64 x 128 tile against 29.6 on the 256 x 128 one, but 2049^3 90.6 against 78.3.
@@ -1465,7 +1563,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // Not measured with fewer tiles than 0.48 of the SMs (n < 8192) in one product. tf32 ran at
     // most 1.02x faster than the tiles alone (stop 49, H100); at m = 16 skinny_mma, and at m = 64
     // or 128 the tile alone, were as fast or faster. Everywhere else the cluster is not chosen.
-    if constexpr (kCfg.cluster_n == 4) {
+    if constexpr (kCfg.cluster_n == 4 && kCfg.bm != 32) {
       constexpr double kFewRowsShareA = 1.05, kWhereAIsOffSectors = 1.43;
       constexpr double kMinTilesPerSm = 0.48, kMaxCtasPerSm = 0.75, kMaxCtasPerSmWhereAIsOffSectors = 0.85;
       constexpr double kBatchedMinTilesPerSm = 0.24, kBatchedMaxCtasPerSm = 0.5;
@@ -1680,6 +1778,8 @@ struct WgmmaConfigTable {
       {kIn, 64, 128, 8, true, 4, true, false, false},
       {kIn, 128, 128, 6, true, 4, true, false, false},
       {kIn, 64, 128, 8, true, 1, false, true, false},
+      {kIn, 32, 64, 18, true, 1, false, false, false, true},
+      {kIn, 32, 64, 18, true, 4, false, false, false, true},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
   // ran 1000^3 at 95 TFLOP/s against 134 for the 128 x 128 entry (and 1024^3 134 against
@@ -1723,7 +1823,11 @@ struct WgmmaConfigTable {
   // The 64 x 128 and 128 x 128 tiles in clusters of four along n (A multicast) serve
   // few-row products only: their tiles' speeds, raised by the score where they were measured
   // faster and never chosen elsewhere (see the score).
-  static constexpr double relative_speed[] = {0.89, 0.9, 0.81, 0.92, 1.0, 0.83, 0.8, 0.3, 0.55, 0.97, 0.965, 0.95, 0.8, 0.83, 0.4};
+  // The 32 x 64 tiles (wgmma m64n32; alone and in clusters of four) serve 17-32 rows, where
+  // wgmma_thirty_two_rows says: 0.285 = 0.55 x 1.036 / 2, the 64 x 64 ping-pong tile's rate on
+  // half its rows and a little more, so that they replace that tile there (see the score).
+  static constexpr double relative_speed[] = {0.89, 0.9,  0.81, 0.92, 1.0, 0.83, 0.8, 0.3,
+                                              0.55, 0.97, 0.965, 0.95, 0.8, 0.83, 0.4, 0.285, 0.285};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The tiles tf32 also registers with a transposing pass (add_wgmma_tf32_transposing).

@@ -148,13 +148,14 @@ inline int edge_box_columns(std::int64_t live_columns, int tile_columns) {
 }
 
 // The tensor map of one operand as stored (rows contiguous, ld between columns), 3-D
-// with the batch as the outer dimension, 128-byte swizzle, zeros outside. A box is 128
-// bytes along the rows (64 halves or 32 floats) by box_cols columns. fp32 operands for
-// tf32 arithmetic use the TMA's tf32 element type (tf32_elements), an fp32 C plain fp32.
-// False when the driver has no encoder or rejects the layout.
+// with the batch as the outer dimension, zeros outside. A box is 128 bytes along the rows
+// (64 halves or 32 floats; 128-byte swizzle) by box_cols columns, or 64 bytes with a
+// 64-byte swizzle (box_row_bytes = 64). fp32 operands for tf32 arithmetic use the TMA's
+// tf32 element type (tf32_elements), an fp32 C plain fp32. False when the driver has no
+// encoder or rejects the layout.
 bool encode_operand_map(CUtensorMap* map, DType type, const void* base, std::int64_t rows, std::int64_t cols,
                         std::int64_t ld, std::int64_t batch, std::int64_t stride, int box_cols,
-                        bool tf32_elements = true);
+                        bool tf32_elements = true, int box_row_bytes = 128);
 
 // A C the TMA cannot write (odd ldc, or columns not a whole number of 16 bytes): the
 // warpgroup copies each staged box (kBoxCols columns of C by 128 bytes along m, 128-byte

@@ -721,11 +721,11 @@ TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
   EXPECT_EQ(auto_choice(typed_problem("bf16", 56, 4096, 4096, Op::T, Op::T)), "wgmma.bf16" + deep);  // H100 18.8 / 21.6
   EXPECT_EQ(choice("bf16", 56, 4096, 4096), split_k);  // NN: A's columns 112 bytes apart; H100 22.6 against 23.5
   // Not with 32 rows or fewer (H200, split-K against ping-pong): TT 24 x 4096 x 4096 18.2 / 19.4, TN 18.2 / 19.9.
-  // (TT with 17-32 rows goes to skinny_mma since stop 49: AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma.)
+  // (TT with 17-32 rows goes to skinny_mma since stop 49: AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma;
+  // TN to the 32-row tile since stop 53: AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile.)
   EXPECT_NE(auto_choice(typed_problem("bf16", 24, 4096, 4096, Op::T, Op::T)), "wgmma.bf16" + deep);
   EXPECT_NE(auto_choice(typed_problem("fp16", 32, 4096, 4096, Op::T, Op::T)), "wgmma.fp16" + deep);
-  EXPECT_EQ(auto_choice(typed_problem("bf16", 24, 4096, 4096, Op::T, Op::N)), split_k);
-  EXPECT_EQ(auto_choice(typed_problem("fp16", 32, 4096, 4096, Op::T, Op::N)), "wgmma.fp16.64x128x64.s8.persistent.splitk");
+  EXPECT_NE(auto_choice(typed_problem("bf16", 24, 4096, 4096, Op::T, Op::N)), "wgmma.bf16" + deep);
   EXPECT_EQ(choice("bf16", 64, 2048, 6144), split_k);  // 32 tiles: H100 19.7 against 21.4
 }
 
@@ -751,7 +751,9 @@ TEST(Registry, AutoSharesAInClustersOfFourForFewRows) {
   EXPECT_EQ(choice(96, 14336, Op::T, Op::T), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
   EXPECT_EQ(choice(64, 11008, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.tmastore");
   EXPECT_EQ(choice(128, 11008, Op::N, Op::N), "wgmma.bf16.128x128x64.s6.persistent.tmastore");
-  EXPECT_EQ(choice(24, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.splitk");  // 32 tiles: not measured
+  // 32 tiles: not measured for this tile; since stop 53 the 32-row tile in clusters of four
+  // (AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile).
+  EXPECT_EQ(choice(24, 4096, Op::N, Op::N), "wgmma.bf16.32x64x64.s18.persistent.c4.pingpong");
   EXPECT_EQ(auto_choice(typed_problem("tf32", 24, 11008, 4096, Op::T, Op::N)).find(".c4."), std::string::npos);
   // Batched, with A's columns off sectors, where all the products' tiles hold 0.24-0.5 of the
   // SMs (H100, stop 49): two 24 x 4096 x 4096 NN 30.0 against 38.4 us on the 64 x 64 ping-pong
@@ -773,6 +775,50 @@ TEST(Registry, AutoSharesAInClustersOfFourForFewRows) {
   EXPECT_EQ(batched(2, 48, 4096, Op::N).find(".c4."), std::string::npos);
   EXPECT_EQ(batched(2, 24, 4096, Op::T).find(".c4."), std::string::npos);
   EXPECT_EQ(batched(2, 24, 1024, Op::N).find(".c4."), std::string::npos);  // 16 tiles: not measured
+}
+
+TEST(Registry, AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile) {
+  // Measured on the H200 (docs/ladder.md, "Thirty-two rows on wgmma";
+  // docs/results/h200_thirty_two_rows.txt, run 3: us, the new choice against main's in
+  // alternating processes). wgmma m64n32 tiles of 32 rows: alone where A's columns lie on
+  // 32-byte sectors, in clusters of four along n (A multicast) where they do not.
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return auto_choice(typed_problem(d, m, n, k, opa, opb));
+  };
+  const std::string alone = ".32x64x64.s18.persistent.pingpong", cluster = ".32x64x64.s18.persistent.c4.pingpong";
+  // Taken where the tiles keep half the SMs or more, above split-K and skinny_mma.
+  EXPECT_EQ(choice("bf16", 24, 4096, 2048, Op::N, Op::N), "wgmma.bf16" + cluster);  // 12.6 against 16.6 (ping-pong)
+  EXPECT_EQ(choice("bf16", 24, 6144, 4096, Op::N, Op::N), "wgmma.bf16" + cluster);  // 23.3 against 32.7
+  EXPECT_EQ(choice("bf16", 24, 4096, 4096, Op::N, Op::T), "wgmma.bf16" + cluster);
+  EXPECT_EQ(choice("bf16", 24, 4096, 2048, Op::T, Op::N), "wgmma.bf16" + alone);  // 11.4 against 13.0
+  EXPECT_EQ(choice("bf16", 32, 4096, 4096, Op::T, Op::N), "wgmma.bf16" + alone);  // 16.5 against 18.3 (split-K)
+  EXPECT_EQ(choice("fp16", 32, 4096, 4096, Op::T, Op::N), "wgmma.fp16" + alone);  // 16.5 against 18.3
+  EXPECT_EQ(choice("bf16", 20, 8192, 8192, Op::T, Op::N), "wgmma.bf16" + alone);  // 39.0 against 49.2 (cuBLAS 55.6)
+  const std::string tf32_alone = "wgmma.tf32.32x64x32.s18.persistent.pingpong";
+  EXPECT_EQ(choice("tf32", 24, 8192, 4096, Op::T, Op::N), tf32_alone);  // 39.5 against 47.4
+  // Elsewhere on one row of tiles, in place of the 64 x 64 ping-pong tile.
+  EXPECT_EQ(choice("bf16", 32, 4096, 1024, Op::N, Op::N), "wgmma.bf16" + alone);  // 9.7 against 10.2
+  EXPECT_EQ(choice("bf16", 17, 2048, 1024, Op::T, Op::N), "wgmma.bf16" + alone);  // 8.8 against 10.0
+  EXPECT_EQ(choice("tf32", 17, 6144, 4096, Op::T, Op::N), tf32_alone);  // 35.6 against 48.0
+  // Not at n = 4096 with k = 8192 (split-K), tf32 from k = 4096 at n = 4096 (split-K), 16-bit TT
+  // from k = 4096 (skinny_mma), where skinny_mma's rules take fewer columns, past one wave of
+  // tiles, nor with A off sectors where the clusters do not fit on the GPU (n = 8192).
+  EXPECT_EQ(choice("bf16", 24, 4096, 8192, Op::T, Op::N), "wgmma.bf16.64x128x64.s8.persistent.splitk");  // 25.5
+  EXPECT_EQ(choice("tf32", 24, 4096, 4096, Op::T, Op::N), "wgmma.tf32.64x128x32.s8.persistent.splitk");
+  EXPECT_EQ(choice("bf16", 24, 4096, 4096, Op::T, Op::T).rfind("skinny_mma", 0), 0u);
+  EXPECT_EQ(choice("bf16", 24, 3072, 2048, Op::N, Op::N).rfind("skinny_mma", 0), 0u);
+  EXPECT_EQ(choice("bf16", 32, 11008, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore");
+  EXPECT_EQ(choice("bf16", 24, 11008, 4096, Op::T, Op::N).find(".32x64x"), std::string::npos);
+  EXPECT_EQ(choice("bf16", 24, 8192, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore");
+  // 33 rows and more, and batched products, keep the 64-row tiles.
+  EXPECT_EQ(choice("bf16", 40, 4096, 4096, Op::T, Op::T).find(".32x64x"), std::string::npos);
+  tilemm::GemmProblem two = typed_problem("bf16", 24, 4096, 4096, Op::N, Op::N);
+  two.batch = 2;
+  two.stride_a = 24 * 4096;
+  two.stride_b = 4096 * 4096;
+  two.stride_c = 24 * 4096;
+  EXPECT_EQ(auto_choice(two), "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore");
 }
 
 TEST(Registry, AutoSharesBAlongMWhereItsColumnsAreOffCacheLines) {
