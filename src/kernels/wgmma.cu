@@ -85,6 +85,7 @@
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/repack.hpp"
+#include "kernels/skinny_orientation.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "kernels/wgmma_common.cuh"
 #include "kernels/workspace.hpp"
@@ -113,6 +114,8 @@ struct TilemmWgmmaConfig {
                           // whole, so one's epilogue overlaps the other's k-loop
   int cluster_m = 1;      // CTAs per cluster along m; they share (multicast) the B tile
   int staging_boxes = 2;  // `.tmastore`: staging boxes per consumer warpgroup, 2 or 1 (see staging_bytes)
+  bool swap_ab = false;   // `.swapab`: a product with fewer columns than rows run as the few-row product
+                          // of its transpose (A and B swapped, each with the other op), C stored transposed
   consteval int cluster_size() const { return cluster_n * cluster_m; }
   constexpr std::int64_t cluster_rows(std::int64_t tiles_m) const { return (tiles_m + cluster_m - 1) / cluster_m; }
 
@@ -174,7 +177,7 @@ struct TilemmWgmmaConfig {
     // box for all). The 32-row tile stores C directly (a staging box is 64 16-bit rows), without
     // stream-K or clusters along m, and its 12 KB stages (16-bit) allow a deeper ring.
     return (bm == 32 || bm == 64 || bm == 128 || bm == 192 || bm == 256) &&
-           (bm != 32 || (!tma_store && !stream_k && cluster_m == 1)) &&
+           (bm != 32 || (!tma_store && !stream_k && cluster_m == 1)) && (!swap_ab || (bm == 32 && !split_k)) &&
            (pingpong ? bn == 64 || (bn == 128 && bm <= 128) : bn == 128 || bn == 192) && stages >= 2 &&
            stages <= (bm == 32 ? 20 : 12) &&
            !(pingpong && (split_k || stream_k || !persistent)) &&
@@ -372,6 +375,24 @@ __device__ __forceinline__ void wgmma_store_accumulators(const WgmmaParams& p, C
                                                          std::int64_t n_row0, int lane,
                                                          const float (&acc)[kCfg.bm / 2]) {
   const int g = lane / 4, t = lane % 4;
+  if constexpr (kCfg.swap_ab) {
+    // `.swapab`: the product computed (m x n here) is the caller's C transposed, so its element
+    // (row, col) is the caller's C(col, row): a warp's store writes 8 consecutive elements of
+    // each of 4 caller columns.
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const std::int64_t col = n_row0 + g + 8 * h;
+      if (col >= p.n) continue;
+#pragma unroll
+      for (int j = 0; j < kCfg.bm / 8; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const std::int64_t row = m0 + 8 * j + 2 * t + e;
+          if (row < p.m) store_alpha_beta(C + col + row * p.ldc, acc[4 * j + 2 * h + e], p.alpha, p.beta);
+        }
+    }
+    return;
+  }
   const bool pairs = p.c_pairs_aligned;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
@@ -1343,22 +1364,42 @@ enum class WgmmaThirtyTwoRows { NotChosen, Alone, ClusterOfFour };
 inline bool a_columns_on_sectors(const GemmProblem& p) { return p.lda * dtype_size(p.a_type) % 32 == 0; }
 
 // Which 32-row tile (if any) a product may run on, and in `takes` whether it beats every
-// other entry there (else it only replaces the 64 x 64 ping-pong tile).
-inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const DeviceInfo& dev, bool* takes) {
+// other entry there (else it only replaces the 64 x 64 ping-pong tile). `swapped`: p is the
+// few-row transpose of a product with 17-32 columns (`.swapab`); see below.
+inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const DeviceInfo& dev, bool swapped,
+                                                bool* takes) {
   constexpr std::int64_t kFewestRows = 17, kMostRows = 32, kTileColumns = 64, kClusterCtas = 4;
   constexpr double kFewestTilesPerSm = 0.48, kOneWave = 0.96, kMostCtasPerSmInClusters = 0.75;
+  constexpr double kMostTilesPerSmSwapped = 1.7;
   constexpr std::int64_t kLongestK16Bit = 4096, kLongestKTf32 = 2048;
   *takes = false;
   if (p.batch != 1 || p.m < kFewestRows || p.m > kMostRows) return WgmmaThirtyTwoRows::NotChosen;
   const std::int64_t tiles = (p.n + kTileColumns - 1) / kTileColumns;
-  if (tiles > dev.sm_count) return WgmmaThirtyTwoRows::NotChosen;
   const double tiles_per_sm = double(tiles) / double(dev.sm_count);
   const bool tf32 = p.a_type == DType::F32;
   const std::int64_t longest_k = tf32 ? kLongestKTf32 : kLongestK16Bit;
   const bool half_the_sms = tiles_per_sm >= kFewestTilesPerSm;
+  const std::int64_t ctas = (tiles + kClusterCtas - 1) / kClusterCtas * kClusterCtas;
+  const bool clusters_fit = double(ctas) <= kMostCtasPerSmInClusters * double(dev.sm_count);
+  if (swapped) {
+    // Only where the short operand (the caller's B, op T) has its columns off sectors, 16-bit:
+    // elsewhere the 64 x 64 ping-pong tile on the caller's product, whose box rows along n hold
+    // only the live columns, ran as fast or faster (run 7: 0.90-0.99x on NN and TN, within 3%
+    // at 32 columns, tf32 TN 0.95-1.05x). No 64 x 128 cluster tile competes there, so past the
+    // clusters' one round the tile alone up to one wave, then the cluster again, where two
+    // rounds of clusters ran 1.5x faster than the ping-pong tile ran the caller's product (the
+    // few-row 24 x 11008 x 4096 NN 31.7 us, the caller's 11008 x 24 x 4096 NT 48.5). With that
+    // rule (run 8) the 30 bf16 choices that moved ran 1.377x faster (1.19-1.66x).
+    if (tf32 || a_columns_on_sectors(p) || tiles_per_sm > kMostTilesPerSmSwapped) {
+      return WgmmaThirtyTwoRows::NotChosen;
+    }
+    *takes = clusters_fit && half_the_sms && p.k <= longest_k;
+    const bool past_one_wave = tiles > dev.sm_count;
+    return clusters_fit || past_one_wave ? WgmmaThirtyTwoRows::ClusterOfFour : WgmmaThirtyTwoRows::Alone;
+  }
+  if (tiles > dev.sm_count) return WgmmaThirtyTwoRows::NotChosen;
   if (!a_columns_on_sectors(p)) {
-    const std::int64_t ctas = (tiles + kClusterCtas - 1) / kClusterCtas * kClusterCtas;
-    if (tf32 || double(ctas) > kMostCtasPerSmInClusters * double(dev.sm_count)) return WgmmaThirtyTwoRows::NotChosen;
+    if (tf32 || !clusters_fit) return WgmmaThirtyTwoRows::NotChosen;
     *takes = half_the_sms && p.k <= longest_k;
     return WgmmaThirtyTwoRows::ClusterOfFour;
   }
@@ -1375,7 +1416,8 @@ std::string wgmma_name() {
          (kCfg.cluster_n > 1 ? ".c" + std::to_string(kCfg.cluster_n) : "") +
          (kCfg.cluster_m > 1 ? ".c" + std::to_string(kCfg.cluster_m) + "m" : "") + (kCfg.tma_store ? ".tmastore" : "") +
          (kCfg.pingpong ? ".pingpong" : "") + (kCfg.split_k ? ".splitk" : "") +
-         (kCfg.stream_k ? ".streamk" : "") + (kTransposeOnly ? ".transpose" : kRepack ? ".repack" : "");
+         (kCfg.stream_k ? ".streamk" : "") + (kCfg.swap_ab ? ".swapab" : "") +
+         (kTransposeOnly ? ".transpose" : kRepack ? ".repack" : "");
 }
 
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
@@ -1406,6 +1448,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                                "k-loop)"
                              : "") +
               (kCfg.bm == 32 ? ", 32-row tiles (wgmma m64n32) for 17-32 rows, C stored from the accumulators" : "") +
+              (kCfg.swap_ab ? "; A and B swapped for 17-32 columns (C^T computed as a few-row product, stored "
+                              "transposed)"
+                            : "") +
               (kCfg.split_k ? ", k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
               (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters" : "") +
               (kTransposeOnly ? "; the operand that is not K-major is first transposed into an aligned workspace"
@@ -1423,7 +1468,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                     (kTf32 ? " or that are not K-major (tf32 op(A) = N, op(B) = T: transposed)" : "")
               : std::string("compute capability 9.0 (sm_90a); A and B 16-byte aligned, lda/ldb (and batch "
                             "strides) multiples of 16 bytes") +
-                    (kTf32 ? "; op(A) = T and op(B) = N (tf32 operands are read K-major)" : "");
+                    (kTf32 ? "; op(A) = T and op(B) = N (tf32 operands are read K-major)" : "") +
+                    (kCfg.swap_ab ? "; fewer columns than rows (n < m)" : "");
   e.arithmetic_intensity =
       double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.element_bytes() / 2.0);
   e.auto_eligible = true;
@@ -1448,9 +1494,13 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   // One SM's measured rate on the H200: ~5.9 TFLOP/s for 16-bit inputs (780 / 132), ~3.0
   // for tf32 (400 / 132).
   constexpr double kSmFlopsPerSecond = kCfg.input == TilemmMmaInput::TF32 ? 3.0e12 : 5.9e12;
-  e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
+  e.auto_score = [relative_speed, base](const GemmProblem& caller, const DeviceInfo& dev) {
     // Below every entry that reads its operands in place: where an entry is not to be chosen.
     constexpr double kNotChosen = 1990.0;
+    // `.swapab` computes a product with fewer columns than rows as the few-row product of its
+    // transpose, and is scored on that.
+    if (kCfg.swap_ab && caller.n >= caller.m) return kNotChosen;
+    const GemmProblem p = kCfg.swap_ab ? skinny_orientation(caller) : caller;
     if (kRepack && p.flops() < kSmallestRepackedTensorCoreFlops) return kNotChosen;
     // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
     // rules (2450-2460); where they only replace the 64 x 64 ping-pong tile, scored below as it.
@@ -1459,7 +1509,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       bool thirty_two_rows_take = false;
       const WgmmaThirtyTwoRows mine =
           kCfg.cluster_n == 4 ? WgmmaThirtyTwoRows::ClusterOfFour : WgmmaThirtyTwoRows::Alone;
-      if (wgmma_thirty_two_rows(p, dev, &thirty_two_rows_take) != mine) return kNotChosen;
+      if (wgmma_thirty_two_rows(p, dev, kCfg.swap_ab, &thirty_two_rows_take) != mine) return kNotChosen;
       if (thirty_two_rows_take) return kTakes;
     }
     // The 64-row tiles' copying entries (add_wgmma_few_row_repacking) take at most 64 rows or
@@ -1745,8 +1795,19 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     }
     return base + 100.0 * with_pass(speed * wave_efficiency(cluster_tiles, clusters) * fill);
   };
-  e.can_implement = wgmma_can_implement<kCfg, kRepack, kTransposeOnly>;
-  e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;
+  if constexpr (kCfg.swap_ab) {
+    static_assert(!kRepack);
+    e.can_implement = [](const GemmProblem& p, const DeviceInfo& dev) {
+      if (p.n >= p.m) return std::string("the .swapab entries compute products with fewer columns than rows (n < m)");
+      return wgmma_can_implement<kCfg, false>(p, dev);
+    };
+    e.launch = [](const GemmProblem& p, cudaStream_t stream) {
+      return launch_wgmma<kCfg>(skinny_orientation(p), stream);
+    };
+  } else {
+    e.can_implement = wgmma_can_implement<kCfg, kRepack, kTransposeOnly>;
+    e.launch = kRepack ? launch_wgmma_repacked<kCfg> : launch_wgmma<kCfg>;
+  }
   e.resources = [] {
     // NN, except tf32, which has only TN.
     constexpr bool kTA = kCfg.input == TilemmMmaInput::TF32;
@@ -1780,6 +1841,8 @@ struct WgmmaConfigTable {
       {kIn, 64, 128, 8, true, 1, false, true, false},
       {kIn, 32, 64, 18, true, 1, false, false, false, true},
       {kIn, 32, 64, 18, true, 4, false, false, false, true},
+      {kIn, 32, 64, 18, true, 1, false, false, false, true, 1, 2, true},
+      {kIn, 32, 64, 18, true, 4, false, false, false, true, 1, 2, true},
   };
   // The split-K entry's 0.4 is calibrated on the H200's standard suite: its 64-row tiles
   // ran 1000^3 at 95 TFLOP/s against 134 for the 128 x 128 entry (and 1024^3 134 against
@@ -1827,7 +1890,7 @@ struct WgmmaConfigTable {
   // wgmma_thirty_two_rows says: 0.285 = 0.55 x 1.036 / 2, the 64 x 64 ping-pong tile's rate on
   // half its rows and a little more, so that they replace that tile there (see the score).
   static constexpr double relative_speed[] = {0.89, 0.9,  0.81, 0.92, 1.0, 0.83, 0.8, 0.3,
-                                              0.55, 0.97, 0.965, 0.95, 0.8, 0.83, 0.4, 0.285, 0.285};
+                                              0.55, 0.97, 0.965, 0.95, 0.8, 0.83, 0.4, 0.285, 0.285, 0.285, 0.285};
   static constexpr std::size_t kCount = std::size(configs);
   static constexpr std::size_t kRepacked = 4;  // configs[4] also registered with repacking
   // The tiles tf32 also registers with a transposing pass (add_wgmma_tf32_transposing).

@@ -122,6 +122,14 @@ tilemm::GemmProblem problem_of_dtype(const std::string& dtype) {
   return p;
 }
 
+// A small product of the dtype that the entry's shape rules accept: square, or with fewer
+// columns than rows for the `.swapab` entries (which refuse the square one).
+tilemm::GemmProblem problem_for(const tilemm::KernelEntry& e, const std::string& dtype) {
+  tilemm::GemmProblem p = problem_of_dtype(dtype);
+  if (e.name.find(".swapab") != std::string::npos) p.n = 32;
+  return p;
+}
+
 TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
   const tilemm::DeviceInfo hopper = hopper_device();
   tilemm::DeviceInfo old;
@@ -132,7 +140,10 @@ TEST(Registry, CanImplementRefusesOtherTypesAndOldDevices) {
     ASSERT_FALSE(mine.empty()) << e.name;
     for (const auto& d : all) {
       const bool claimed = std::find(mine.begin(), mine.end(), d) != mine.end();
-      const tilemm::GemmProblem p = problem_of_dtype(d);
+      const tilemm::GemmProblem p = problem_for(e, d);
+      if (claimed && p.n != p.m) {
+        EXPECT_NE(e.can_implement(problem_of_dtype(d), hopper), "") << e.name << " on a square product";
+      }
       if (claimed) {
         // Every kernel takes TN (the tf32 wgmma entries only that: K-major operands) and NN
         // (but the in-place tf32 wgmma_rs entries refuse TN: one operand from registers, NT's
@@ -181,7 +192,7 @@ TEST(Registry, SixteenBitKernelsAcceptAnFp32Output) {
   for (const auto& e : tilemm::registry().entries())
     for (const auto& d : e.dtype_list()) {
       if (d != "fp16" && d != "bf16") continue;
-      tilemm::GemmProblem p = problem_of_dtype(d);
+      tilemm::GemmProblem p = problem_for(e, d);
       p.c_type = tilemm::DType::F32;
       EXPECT_EQ(e.can_implement(p, hopper), "") << e.name;
     }
@@ -819,6 +830,30 @@ TEST(Registry, AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile) {
   two.stride_b = 4096 * 4096;
   two.stride_c = 24 * 4096;
   EXPECT_EQ(auto_choice(two), "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore");
+}
+
+TEST(Registry, AutoSwapsTheOperandsOfProductsWith17To32Columns) {
+  // Measured on the H200 (docs/ladder.md, "Thirty-two rows on wgmma", `.swapab`;
+  // docs/results/h200_thirty_two_rows.txt, run 7: us, the new choice against the 64 x 64
+  // ping-pong tile on the caller's product). Only where B (op T) has its columns off 32-byte
+  // sectors (ldb = 24: 48 bytes apart).
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return auto_choice(typed_problem(d, m, n, k, opa, opb));
+  };
+  const std::string alone = "wgmma.bf16.32x64x64.s18.persistent.pingpong.swapab";
+  const std::string cluster = "wgmma.bf16.32x64x64.s18.persistent.c4.pingpong.swapab";
+  EXPECT_EQ(choice("bf16", 4096, 24, 4096, Op::N, Op::T), cluster);  // 18.8 against 25.0 (cuBLAS 16.7)
+  EXPECT_EQ(choice("bf16", 4096, 24, 4096, Op::T, Op::T), cluster);  // 18.8 against 25.0
+  EXPECT_EQ(choice("bf16", 6144, 24, 8192, Op::T, Op::T), cluster);  // 37.0 against 53.9
+  EXPECT_EQ(choice("bf16", 8192, 24, 4096, Op::T, Op::T), alone);    // 29.4 against 37.3: 32 clusters do not fit
+  EXPECT_EQ(choice("bf16", 11008, 24, 4096, Op::N, Op::T), cluster);  // two rounds of clusters
+  EXPECT_EQ(choice("fp16", 4096, 24, 4096, Op::N, Op::T), "wgmma.fp16.32x64x64.s18.persistent.c4.pingpong.swapab");
+  // Not with B's columns on sectors (n = 32, or op N), nor tf32: the ping-pong tile was as fast.
+  EXPECT_EQ(choice("bf16", 4096, 32, 4096, Op::N, Op::T).find(".swapab"), std::string::npos);
+  EXPECT_EQ(choice("bf16", 4096, 24, 4096, Op::T, Op::N).find(".swapab"), std::string::npos);
+  EXPECT_EQ(choice("bf16", 8192, 24, 4096, Op::N, Op::N).find(".swapab"), std::string::npos);
+  EXPECT_EQ(choice("tf32", 4096, 24, 4096, Op::T, Op::N).find(".swapab"), std::string::npos);
 }
 
 TEST(Registry, AutoSharesBAlongMWhereItsColumnsAreOffCacheLines) {
