@@ -44,7 +44,8 @@
 //     consumer) for products whose 256 x 128 tiles are short (k up to ~3000).
 //   - 32 x 64 tiles (wgmma m64n32) for 17-32 rows, alone or in clusters of four along n: an
 //     A stored m x k arrives in 32-row boxes with the 64-byte swizzle, 18 stages of 12 KB,
-//     C stored straight from the accumulators (see "17-32 rows" below).
+//     C stored straight from the accumulators (see "17-32 rows" below). `.swapab`: the same
+//     tiles on the few-row transpose of a product with 17-32 columns, C stored transposed.
 //   - 128 x 192 tiles: a third consumer warpgroup (152 registers each), for products whose
 //     128- or 256-row tiles leave the last wave mostly empty (3072^3, 256 x 11008 x 4096).
 //   - 192 x 128 tiles in clusters of two (`.c2`, wgmma m64n192): two full waves where the
