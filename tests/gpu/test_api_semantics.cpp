@@ -84,17 +84,28 @@ bool refuses(const tilemm::KernelEntry& e, const tilemm::GemmProblem& p) {
   return !e.can_implement(p, dev).empty();
 }
 
-// Whether a kernel refuses the TN layout the typed checks use (wgmma_rs's in-place entries
-// read NN, TT and NT): asked of the entry itself, for an aligned 8 x 8 x 8 product.
-bool refuses_tn(const tilemm::KernelEntry& e, const std::string& dtype) {
+// An m x n x k product of dtype with the given ops and every leading dimension ld.
+tilemm::GemmProblem typed_problem(const std::string& dtype, std::int64_t m, std::int64_t n, std::int64_t k,
+                                  tilemm::Op opa, tilemm::Op opb, std::int64_t ld) {
   tilemm::GemmProblem p;
-  p.opa = tilemm::Op::T;
-  p.m = p.n = p.k = 8;
-  p.lda = p.ldb = p.ldc = 8;
+  p.opa = opa;
+  p.opb = opb;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.lda = p.ldb = p.ldc = ld;
   if (dtype == "tf32") p.compute = tilemm::Compute::F32_FAST_TF32;
   if (dtype == "fp16") p.a_type = p.b_type = p.c_type = tilemm::DType::F16;
   if (dtype == "bf16") p.a_type = p.b_type = p.c_type = tilemm::DType::BF16;
-  return refuses(e, p);
+  return p;
+}
+
+// Whether a kernel refuses the TN layout the typed checks use (wgmma_rs's in-place entries
+// read NN, TT and NT): asked of the entry itself, for the check's aligned m x n x k product
+// (with fewer columns than rows, which the `.swapab` entries need).
+bool refuses_tn(const tilemm::KernelEntry& e, const std::string& dtype, std::int64_t m, std::int64_t n,
+                std::int64_t k) {
+  return refuses(e, typed_problem(dtype, m, n, k, tilemm::Op::T, tilemm::Op::N, 8));
 }
 
 // Whether e refuses the fp32 NN product m x n x k with lda = m, ldb = k, ldc = m (operands
@@ -260,7 +271,7 @@ TEST_F(ApiSemantics, BetaZeroIgnoresNaNInCForEveryKernel) {
       // kernels that refuse TN (wgmma_rs's in-place entries read NN, TT and NT).
       const TypedCall t(dtype);
       constexpr std::int64_t kLd = 8;
-      const bool tt = refuses_tn(e, dtype);
+      const bool tt = refuses_tn(e, dtype, kM, kN, kK);
       std::vector<float> a(kLd * kM, 0.0f), b(kLd * kN, 0.0f), c(kLd * kN, std::numeric_limits<float>::quiet_NaN());
       std::vector<float> b_stored(kLd * kN, 0.0f);
       for (std::int64_t p = 0; p < kK; ++p)
@@ -435,6 +446,12 @@ TEST_F(ApiSemantics, ChainedProductsOnOneStreamSeeEachOthersResults) {
     int checked = 0;
     for (const auto& e : tilemm::registry().entries()) {
       if (e.family != family || e.dtype_list().front() != dtype) continue;
+      // The `.swapab` entries take only products with fewer columns than rows; they launch the
+      // same kernels on the same stream as the others, which this checks.
+      if (refuses(e, typed_problem(dtype, kSize, kSize, kSize, tilemm::Op::N, tilemm::Op::N, kSize))) {
+        EXPECT_NE(e.name.find(".swapab"), std::string::npos) << e.name << " refuses the square product";
+        continue;
+      }
       ASSERT_EQ(tilemmSetAlgorithm(h_, e.name.c_str()), TILEMM_STATUS_SUCCESS);
       CUDA_OK(cudaMemsetAsync(d[4], 0xFF, bytes, stream));  // NaN in both outputs
       CUDA_OK(cudaMemsetAsync(d[5], 0xFF, bytes, stream));
@@ -469,7 +486,7 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
   if (small != nullptr && std::strcmp(small, "0") != 0) GTEST_SKIP() << "8.6 GB case skipped in the small subset";
   const std::int64_t ldc = (std::int64_t(1) << 31) + 3;
   float* big = nullptr;
-  if (cudaMalloc(reinterpret_cast<void**>(&big), size_t(ldc + 2) * 4) != cudaSuccess) {
+  if (cudaMalloc(reinterpret_cast<void**>(&big), size_t(ldc + 3) * 4) != cudaSuccess) {
     cudaGetLastError();
     GTEST_SKIP() << "not enough device memory for the 8.6 GB case";
   }
@@ -497,10 +514,11 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
       }
       // A and B in the dtype with lda = ldb = 8 (aligned for every kernel), as TN (A
       // stored transposed), or TT (B stored transposed too) for the kernels that refuse TN;
-      // C in the input type (fp32 for tf32), its column 1 ldc elements after column 0.
+      // C in the input type (fp32 for tf32), its column 1 ldc elements after column 0. Three
+      // rows, the third zero, so that the `.swapab` entries (fewer columns than rows) run it.
       const TypedCall t(dtype);
-      const bool tt = refuses_tn(e, dtype);
-      const auto ea = t.encode({1, 3, 0, 0, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0, 0, 0});
+      const bool tt = refuses_tn(e, dtype, 3, 2, 2);
+      const auto ea = t.encode({1, 3, 0, 0, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
       const auto eb = tt ? t.encode({5, 7, 0, 0, 0, 0, 0, 0, 6, 8, 0, 0, 0, 0, 0, 0})
                          : t.encode({5, 6, 0, 0, 0, 0, 0, 0, 7, 8, 0, 0, 0, 0, 0, 0});
       const auto nan_pair = t.encode({nan2[0], nan2[1]});
@@ -513,7 +531,7 @@ TEST_F(ApiSemantics, SixtyFourBitIndexingForEveryKernel) {
       const std::size_t col1 = static_cast<std::size_t>(ldc) * t.bytes;
       CUDA_OK(cudaMemcpy(c_bytes, nan_pair.data(), nan_pair.size(), cudaMemcpyHostToDevice));
       CUDA_OK(cudaMemcpy(c_bytes + col1, nan_pair.data(), nan_pair.size(), cudaMemcpyHostToDevice));
-      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_T, tt ? TILEMM_OP_T : TILEMM_OP_N, 2, 2, 2, &one_, dA,
+      const tilemmStatus_t s = tilemmGemmEx(h_, TILEMM_OP_T, tt ? TILEMM_OP_T : TILEMM_OP_N, 3, 2, 2, &one_, dA,
                                             t.ab, 8, dB, t.ab, 8, &zero_, big, t.ab, ldc, t.compute);
       std::vector<unsigned char> c0(nan_pair.size()), c1(nan_pair.size());
       EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
