@@ -19,15 +19,32 @@ constexpr int kRepackThreads = 256;
 // thread").
 constexpr int kRepackColumns = 4;
 
+// One operand's aligned copy: the source as stored (rows x cols, ld, batch stride), the
+// destination's layout (RepackedOperand), and the x-blocks that cover its rows.
 template <class E>
-__global__ void __launch_bounds__(kRepackThreads)
-    repack_rows_aligned16(const E* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
-                          std::int64_t batches, E* dst, std::int64_t dst_ld, std::int64_t dst_stride) {
+struct AlignedCopy {
+  const E* src = nullptr;
+  std::int64_t rows = 0, cols = 0, ld = 0, stride = 0, batches = 0;
+  E* dst = nullptr;
+  std::int64_t dst_ld = 0, dst_stride = 0;
+  unsigned blocks_x = 0;
+};
+
+// Two operands' copies in one launch (the second may be empty: blocks_x = 0): blocks
+// [0, first.blocks_x) along x copy the first, the rest the second. Every copy is a kernel
+// boundary on the stream before the product can start; for small products with both
+// operands unreadable by the TMA (255^3 bf16: two 130 KB copies) the launches, not the bytes,
+// were the copies' cost (docs/ladder.md, "Both copies in one launch").
+template <class E>
+__global__ void __launch_bounds__(kRepackThreads) repack_rows_aligned16(AlignedCopy<E> first, AlignedCopy<E> second) {
   constexpr int kPer = 16 / sizeof(E);
-  const std::int64_t r0 = (std::int64_t(blockIdx.x) * kRepackThreads + threadIdx.x) * kPer;
-  if (r0 >= dst_ld) return;
-  for (std::int64_t b = blockIdx.z; b < batches; b += gridDim.z)
-    for (std::int64_t c0 = std::int64_t(blockIdx.y) * kRepackColumns; c0 < cols;
+  const bool in_first = blockIdx.x < first.blocks_x;
+  const AlignedCopy<E> c = in_first ? first : second;
+  const unsigned block_x = in_first ? blockIdx.x : blockIdx.x - first.blocks_x;
+  const std::int64_t r0 = (std::int64_t(block_x) * kRepackThreads + threadIdx.x) * kPer;
+  if (r0 >= c.dst_ld) return;
+  for (std::int64_t b = blockIdx.z; b < c.batches; b += gridDim.z)
+    for (std::int64_t c0 = std::int64_t(blockIdx.y) * kRepackColumns; c0 < c.cols;
          c0 += std::int64_t(gridDim.y) * kRepackColumns) {
       union {
         uint4 chunk;
@@ -35,13 +52,15 @@ __global__ void __launch_bounds__(kRepackThreads)
       } v[kRepackColumns];
 #pragma unroll
       for (int j = 0; j < kRepackColumns; ++j) {
-        const E* in = src + b * stride + (c0 + j) * ld;
+        const E* in = c.src + b * c.stride + (c0 + j) * c.ld;
 #pragma unroll
-        for (int i = 0; i < kPer; ++i) v[j].e[i] = c0 + j < cols && r0 + i < rows ? in[r0 + i] : E(0);
+        for (int i = 0; i < kPer; ++i) v[j].e[i] = c0 + j < c.cols && r0 + i < c.rows ? in[r0 + i] : E(0);
       }
 #pragma unroll
       for (int j = 0; j < kRepackColumns; ++j)
-        if (c0 + j < cols) *reinterpret_cast<uint4*>(dst + b * dst_stride + (c0 + j) * dst_ld + r0) = v[j].chunk;
+        if (c0 + j < c.cols) {
+          *reinterpret_cast<uint4*>(c.dst + b * c.dst_stride + (c0 + j) * c.dst_ld + r0) = v[j].chunk;
+        }
     }
 }
 
@@ -121,11 +140,42 @@ inline RepackedOperand plan_repack(std::int64_t rows, std::int64_t cols, std::in
   return r;
 }
 
+// One operand's plain aligned copy as AlignedCopy describes it.
+template <class E>
+AlignedCopy<E> aligned_copy(const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                            std::int64_t stride, const RepackedOperand& r, void* dst) {
+  constexpr std::int64_t kPer = 16 / sizeof(E);
+  AlignedCopy<E> c;
+  c.src = static_cast<const E*>(src);
+  c.rows = rows;
+  c.cols = cols;
+  c.ld = ld;
+  c.stride = stride;
+  c.batches = r.batches;
+  c.dst = static_cast<E*>(dst);
+  c.dst_ld = r.ld;
+  c.dst_stride = r.stride;
+  c.blocks_x = ceil_div_u(r.ld / kPer, kRepackThreads);
+  return c;
+}
+
+// One launch of repack_rows_aligned16 for one copy, or two (second.blocks_x > 0): y and z
+// cover the larger of the two, whose loops skip what lies past their own copy.
+template <class E>
+cudaError_t enqueue_aligned_copies(const AlignedCopy<E>& first, const AlignedCopy<E>& second, cudaStream_t stream) {
+  const auto blocks_y = [](const AlignedCopy<E>& c) {
+    return static_cast<unsigned>(std::min<std::int64_t>((c.cols + kRepackColumns - 1) / kRepackColumns, 65535));
+  };
+  const bool two = second.blocks_x > 0;
+  const dim3 grid(first.blocks_x + second.blocks_x, std::max(blocks_y(first), two ? blocks_y(second) : 0u),
+                  std::max(grid_z_for(first.batches), two ? grid_z_for(second.batches) : 0u));
+  repack_rows_aligned16<E><<<grid, kRepackThreads, 0, stream>>>(first, second);
+  return cudaGetLastError();
+}
+
 template <class E>
 cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                            std::int64_t stride, const RepackedOperand& r, void* dst, cudaStream_t stream) {
-  const auto* in = static_cast<const E*>(src);
-  auto* out = static_cast<E*>(dst);
   if constexpr (sizeof(E) == 4) {  // only 4-byte operands are transposed (plan_aligned_operands)
     if (r.transpose) {
       constexpr std::int64_t kStep = kTransposeColsPerBlock * kTransposeBlocks;
@@ -134,17 +184,12 @@ cudaError_t enqueue_repack(const void* src, std::int64_t rows, std::int64_t cols
                       grid_z_for(r.batches));
       const auto kernel = columns_aligned16(src, ld, stride, r.batches, 4) ? transpose_4x4_blocks<true>
                                                                            : transpose_4x4_blocks<false>;
-      kernel<<<grid, kTransposeThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld, r.stride);
+      kernel<<<grid, kTransposeThreads, 0, stream>>>(static_cast<const E*>(src), rows, cols, ld, stride, r.batches,
+                                                     static_cast<E*>(dst), r.ld, r.stride);
       return cudaGetLastError();
     }
   }
-  constexpr std::int64_t kPer = 16 / sizeof(E);
-  const dim3 grid(ceil_div_u(r.ld / kPer, kRepackThreads),
-                  static_cast<unsigned>(std::min<std::int64_t>((cols + kRepackColumns - 1) / kRepackColumns, 65535)),
-                  grid_z_for(r.batches));
-  repack_rows_aligned16<E><<<grid, kRepackThreads, 0, stream>>>(in, rows, cols, ld, stride, r.batches, out, r.ld,
-                                                                r.stride);
-  return cudaGetLastError();
+  return enqueue_aligned_copies<E>(aligned_copy<E>(src, rows, cols, ld, stride, r, dst), AlignedCopy<E>{}, stream);
 }
 
 }  // namespace
@@ -184,28 +229,33 @@ cudaError_t enqueue_aligned_operands(const GemmProblem& p, std::int64_t element_
       ((plan.a.transpose || plan.b.transpose) && element_bytes != 4)) {
     return cudaErrorInvalidValue;
   }
-  // One operand (stored rows x cols, ld, batch stride) copied to dst as r lays it out, and
-  // the fields of `aligned` that describe it pointed at the copy.
-  const auto copy = [&](const void* src, std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,
-                        const RepackedOperand& r, void* dst, const void** data, std::int64_t* dst_ld,
-                        std::int64_t* dst_stride, Op* op) {
+  // The fields of `aligned` that describe an operand pointed at its copy.
+  const auto point_at_copy = [](const RepackedOperand& r, void* dst, const void** data, std::int64_t* dst_ld,
+                                std::int64_t* dst_stride, Op* op) {
     *data = dst;
     *dst_ld = r.ld;
     *dst_stride = r.stride;
     if (r.transpose) *op = flipped(*op);
-    return element_bytes == 2 ? enqueue_repack<unsigned short>(src, rows, cols, ld, stride, r, dst, stream)
-                              : enqueue_repack<unsigned>(src, rows, cols, ld, stride, r, dst, stream);
   };
-  cudaError_t err = cudaSuccess;
-  if (plan.repack_a) {
-    err = copy(p.A, p.a_rows(), p.a_cols(), p.lda, p.stride_a, plan.a, workspace, &aligned->A, &aligned->lda,
-               &aligned->stride_a, &aligned->opa);
-  }
-  if (err == cudaSuccess && plan.repack_b) {
-    err = copy(p.B, p.b_rows(), p.b_cols(), p.ldb, p.stride_b, plan.b, static_cast<char*>(workspace) + plan.a_bytes,
-               &aligned->B, &aligned->ldb, &aligned->stride_b, &aligned->opb);
-  }
-  return err;
+  void* const a_copy = workspace;
+  void* const b_copy = static_cast<char*>(workspace) + plan.a_bytes;
+  if (plan.repack_a) point_at_copy(plan.a, a_copy, &aligned->A, &aligned->lda, &aligned->stride_a, &aligned->opa);
+  if (plan.repack_b) point_at_copy(plan.b, b_copy, &aligned->B, &aligned->ldb, &aligned->stride_b, &aligned->opb);
+  const auto enqueue = [&]<class E>() {
+    // Two plain copies in one launch; a transpose has its own kernel.
+    if (plan.repack_a && plan.repack_b && !plan.a.transpose && !plan.b.transpose) {
+      return enqueue_aligned_copies<E>(aligned_copy<E>(p.A, p.a_rows(), p.a_cols(), p.lda, p.stride_a, plan.a, a_copy),
+                                       aligned_copy<E>(p.B, p.b_rows(), p.b_cols(), p.ldb, p.stride_b, plan.b, b_copy),
+                                       stream);
+    }
+    cudaError_t err = cudaSuccess;
+    if (plan.repack_a) err = enqueue_repack<E>(p.A, p.a_rows(), p.a_cols(), p.lda, p.stride_a, plan.a, a_copy, stream);
+    if (err == cudaSuccess && plan.repack_b) {
+      err = enqueue_repack<E>(p.B, p.b_rows(), p.b_cols(), p.ldb, p.stride_b, plan.b, b_copy, stream);
+    }
+    return err;
+  };
+  return element_bytes == 2 ? enqueue.template operator()<unsigned short>() : enqueue.template operator()<unsigned>();
 }
 
 }  // namespace tilemm::kernels
