@@ -206,6 +206,18 @@ AlignedOperandsPlan plan_aligned_operands(const GemmProblem& p, std::int64_t ele
   return plan;
 }
 
+bool tma_reads_operands_in_place(const GemmProblem& p, std::int64_t element_bytes) {
+  return columns_aligned16(p.A, p.lda, p.stride_a, p.batch, element_bytes) &&
+         columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes);
+}
+
+bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes) {
+  constexpr double kSmallestRepackedFlops = 2.0 * 512.0 * 512.0 * 512.0;
+  constexpr std::int64_t kShortestRepackedK = 128;
+  return p.flops() < kSmallestRepackedFlops &&
+         (tma_reads_operands_in_place(p, element_bytes) || p.k < kShortestRepackedK);
+}
+
 double product_share_after_copies(const GemmProblem& p, std::int64_t element_bytes, const AlignedOperandsPlan& plan,
                                   double product_seconds) {
   constexpr double kBytesPerSecond = 3.0e12, kLaunchSeconds = 2e-6, kScalarTransposeRate = 0.6;

@@ -26,10 +26,24 @@ struct RepackedOperand {
   std::int64_t rows = 0, cols = 0, ld = 0, stride = 0, batches = 0, bytes = 0;
 };
 
-// The smallest product (FLOP) that auto gives to the tensor-core `.repack` entries (wgmma,
-// wgmma_rs): below it their copy pass and extra launches are taken to cost more than they
-// save (a prior).
-constexpr double kSmallestRepackedTensorCoreFlops = 2.0 * 512.0 * 512.0 * 512.0;
+// Whether auto leaves a product to the other entries rather than give it to the
+// tensor-core `.repack` and `.transpose` entries (wgmma, wgmma_rs): products under 2 * 512^3
+// FLOP whose operands the TMA reads in place (then the copies would only transpose tf32
+// operands, not measured below that size), or whose k is under 128. Measured on the H200
+// (docs/ladder.md, "Small products with an odd leading dimension"): with an operand the TMA
+// cannot read, a `.repack` call costs its copies and one launch more, ~13 us in all for such
+// products, while mma_sync's scalar-load entries (`.ldg2`, `.ldg4`, the other choice there)
+// walk k on 128 x 128 tiles at ~50 ns per element whatever m and n are: bf16 33 x 1024 x k NN
+// 34.4, 61.0, 113.6 us at k = 512, 1024, 2048 against 12.7, 14.4, 18.7 on the 64 x 64
+// ping-pong tile's `.repack` (cuBLAS 10.9, 13.1, 14.7); 500^3 34.3 against 16.5; 512 x 512 x
+// 129 15.3 against 10.8; 127^3 14.7 against 14.1; only 100^3 ran faster on `.ldg2` (13.0
+// against 14.2). Before, every product under 2 * 512^3 FLOP stood aside (a prior), which left
+// those at 0.15-0.5x cuBLAS.
+bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes);
+
+// Whether the TMA reads both operands in place: 16-byte aligned, with leading dimensions
+// and batch strides of whole 16 bytes (the `.repack` entries copy the others).
+bool tma_reads_operands_in_place(const GemmProblem& p, std::int64_t element_bytes);
 
 // Which operands of a problem get an aligned (or transposed) copy, the copies' layouts,
 // and the workspace bytes for them.

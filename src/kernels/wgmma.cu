@@ -1476,15 +1476,15 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   e.auto_eligible = true;
   // Above every mma_sync entry (2000-2200) where the TMA reads the operands in place:
   // wgmma is the faster instruction. The repacking entries score 2150-2250, above
-  // mma_sync's scalar-load variants (the only other choice for such operands), but only
-  // for products of at least 2 * 512^3 FLOP; below that the extra pass and launches are
-  // taken to cost more than they save (a prior, to be measured). The `.transpose` entries
-  // (tf32 NN and TT, operands the TMA reads in place except that one is not K-major) score
-  // on the in-place scale, against wgmma_rs, which reads NN and TT without a pass; their
-  // pass is charged by its time against the product's (product_share_after_copies): for
-  // few-row products their tiles beat wgmma_rs's by more than the pass costs (H200, tf32
-  // 128 x 11008 x 4096: TN 54.2 us against NN 69.9; docs/results/h200_tf32_few_rows.txt),
-  // while a pass over a large operand costs more than the product saves.
+  // mma_sync's scalar-load variants (the only other choice for such operands), except for
+  // the small products with short k that those run faster (repacking_stands_aside). The
+  // `.transpose` entries (tf32 NN and TT, operands the TMA reads in place except that one
+  // is not K-major) score on the in-place scale, against wgmma_rs, which reads NN and TT
+  // without a pass; their pass is charged by its time against the product's
+  // (product_share_after_copies): for few-row products their tiles beat wgmma_rs's by more
+  // than the pass costs (H200, tf32 128 x 11008 x 4096: TN 54.2 us against NN 69.9;
+  // docs/results/h200_tf32_few_rows.txt), while a pass over a large operand costs more than
+  // the product saves.
   const double base = kRepack && !kTransposeOnly ? 2150.0 : 2300.0;
   e.auto_priority = int(base);
   // Shape-aware: relative speed x the share of the SMs the tiles (or split-K work items)
@@ -1502,7 +1502,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // transpose, and is scored on that.
     if (kCfg.swap_ab && caller.n >= caller.m) return kNotChosen;
     const GemmProblem p = kCfg.swap_ab ? skinny_orientation(caller) : caller;
-    if (kRepack && p.flops() < kSmallestRepackedTensorCoreFlops) return kNotChosen;
+    if (kRepack && repacking_stands_aside(p, kCfg.element_bytes())) return kNotChosen;
     // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
     // rules (2450-2460); where they only replace the 64 x 64 ping-pong tile, scored below as it.
     if constexpr (kCfg.bm == 32) {
@@ -1519,6 +1519,12 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     if (kRepack && !kTransposeOnly && kCfg.bm == 64 && std::min(p.m, p.n) > 64 &&
         double(p.m) * double(p.n) * double(p.k) > 1024.0 * 1024.0 * 1024.0) {
       return kNotChosen;
+    }
+    // tf32's copying 64-row tiles serve operands the TMA cannot read (odd leading dimensions).
+    // Where it can, the only copy would be the transpose that tf32 wgmma's K-major reads need,
+    // and wgmma_rs (in place) or the `.transpose` entries take those products, as measured.
+    if constexpr (kRepack && !kTransposeOnly && kCfg.bm == 64 && kCfg.input == TilemmMmaInput::TF32) {
+      if (tma_reads_operands_in_place(p, 4)) return kNotChosen;
     }
     // `.transpose` in TT puts n across the tile's 128 columns (64 per consumer warpgroup).
     // With fewer, a consumer idles and the few tiles leave SMs idle: measured on the H200,
@@ -1930,13 +1936,15 @@ void add_wgmma_stream_k(Registry& r) {
    ...);
 }
 
-// 16-bit inputs: the 64-row tiles auto runs few-row products on (64 x 128 staged and
-// split-K, 64 x 64 ping-pong), also with repacking. With only the 256 x 128 cluster tile
-// copying, 33-64 rows with an unreadable lda (NN, lda = m = 36, 44, 60) ran n / 128 tiles on
-// 132 SMs at 0.41-0.54x cuBLAS (H200, bf16 36 x 4096 x 4096 NN 54.7 us against 25.1), where
-// the aligned neighbours (m = 40, 48, 64) ran these tiles at 0.87-1.06x; the score, which
-// charges every repacking entry the same copy, then picks among them as it does in place,
-// for at most 64 rows or columns and products up to 1024^3 (see there).
+// The 64-row tiles auto runs few-row products on (64 x 128 staged and split-K, 64 x 64
+// ping-pong), also with repacking. With only the 256 x 128 cluster tile copying, 33-64 rows
+// with an unreadable lda (NN, lda = m = 36, 44, 60) ran n / 128 tiles on 132 SMs at
+// 0.41-0.54x cuBLAS (H200, bf16 36 x 4096 x 4096 NN 54.7 us against 25.1), where the aligned
+// neighbours (m = 40, 48, 64) ran these tiles at 0.87-1.06x; the score, which charges every
+// repacking entry the same copy, then picks among them as it does in place, for at most 64
+// rows or columns and products up to 1024^3 (see there). tf32 too (A transposed in NN): with
+// only the 256 x 128 tile and wgmma_rs's copying, tf32 33 x 1024 x 1024 NN ran 33.7 us
+// against cuBLAS's 11.8 (docs/ladder.md, "Small products with an odd leading dimension").
 template <TilemmMmaInput kIn, std::size_t... I>
 void add_wgmma_repacking_of(Registry& r, std::index_sequence<I...>) {
   using Table = WgmmaConfigTable<kIn>;
@@ -1968,6 +1976,7 @@ void add_wgmma_configs(Registry& r) {
   add_wgmma_repacking<kBf16, kF16, kTf32>(r);
   add_wgmma_few_row_repacking<kBf16>(r);
   add_wgmma_few_row_repacking<kF16>(r);
+  add_wgmma_few_row_repacking<kTf32>(r);
   add_wgmma_tf32_transposing(r);
   add_wgmma_stream_k<kBf16, kF16, kTf32>(r);
 }

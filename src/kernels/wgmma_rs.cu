@@ -710,8 +710,8 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
   // 2300 + 100 x the share of peak where the TMA reads the operands in place (above
   // mma_sync; for large products it equals wgmma's speed x waves x fill). The repacking
   // entry scores as wgmma's `.repack` entries do, so the two compare: 2150 + 100 x speed x
-  // waves x fill x the share of the time its copies leave to the product, only for
-  // products of at least 2 * 512^3 FLOP.
+  // waves x fill x the share of the time its copies leave to the product, except where
+  // repacking_stands_aside.
   const double base = kRepack ? 2150.0 : 2300.0;
   e.auto_priority = int(base);
   e.auto_score = [sm_flops_per_second, base](const GemmProblem& p, const DeviceInfo& dev) {
@@ -724,7 +724,7 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
       }
       return base + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, sm_flops_per_second);
     }
-    if (p.flops() < kSmallestRepackedTensorCoreFlops) return 1990.0;
+    if (repacking_stands_aside(p, 4)) return 1990.0;
     GemmProblem run = p;  // NT and TN run as NN once one operand is transposed
     if (p.opa != p.opb) run.opa = run.opb = Op::N;
     const WgmmaRsExtents d = wgmma_rs_extents(run);

@@ -580,6 +580,34 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles
   }
 }
 
+TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
+  // Products under 2 * 512^3 FLOP with an operand the TMA cannot read: the tensor-core `.repack`
+  // entries from k = 128 on, where mma_sync's scalar-load 128 x 128 tiles (the only other
+  // choice) walk k at ~50 ns per element. H200, stop 54, us per run, auto's new pick against
+  // its pick before (cuBLAS), docs/results/h200_small_odd_ld.txt, run 2.
+  using tilemm::Op;
+  const auto choice = typed_auto_choice;
+  const std::string split_k = ".64x128x64.s8.persistent.splitk.repack";
+  const std::string pingpong = ".64x64x64.s12.persistent.tmastore.pingpong.repack";
+  EXPECT_EQ(choice("bf16", 33, 1024, 1024, Op::N, Op::N), "wgmma.bf16" + split_k);   // 13.6 against 59.2 (12.8)
+  EXPECT_EQ(choice("fp16", 36, 512, 2048, Op::N, Op::N), "wgmma.fp16" + split_k);    // lda = 36: 72 bytes
+  EXPECT_EQ(choice("bf16", 60, 3072, 512, Op::N, Op::N), "wgmma.bf16" + pingpong);   // 13.2 against 35.1 (11.5)
+  EXPECT_EQ(choice("bf16", 255, 255, 255, Op::T, Op::N), "wgmma.bf16" + pingpong);   // 14.1 against 20.3 (10.1)
+  EXPECT_EQ(choice("bf16", 512, 1024, 255, Op::N, Op::N), "wgmma.bf16" + pingpong);  // 9.7 against 19.5 (15.0)
+  EXPECT_EQ(choice("bf16", 1024, 33, 1024, Op::N, Op::T), "wgmma.bf16" + split_k);   // 13.0 against 47.5 (13.6)
+  // tf32 on the same tiles with repacking (A transposed in NN), also above 2 * 512^3 FLOP.
+  const std::string tf32_split_k = "wgmma.tf32.64x128x32.s8.persistent.splitk.repack";
+  EXPECT_EQ(choice("tf32", 33, 1024, 1024, Op::N, Op::N), tf32_split_k);  // 14.2 against 68.4 (11.5)
+  EXPECT_EQ(choice("tf32", 33, 4096, 4096, Op::N, Op::N), tf32_split_k);  // 29.6 against 91.8 (38.5)
+  EXPECT_EQ(choice("tf32", 4093, 33, 4096, Op::N, Op::N),
+            "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");  // 70.0 against 118.9 (39.6)
+  // Where the TMA reads both operands, tf32 keeps wgmma_rs in place.
+  EXPECT_EQ(choice("tf32", 44, 1024, 1024, Op::N, Op::N), "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore.splitk");
+  // k under 128: the scalar loads (100^3 12.0 us, 127^3 13.4; the copying entries 14.2 and 14.1 in run 1).
+  EXPECT_EQ(choice("bf16", 100, 100, 100, Op::N, Op::N), "mma_sync.bf16.128x128x32.w64x32.s2.ldg2");
+  EXPECT_EQ(choice("bf16", 127, 127, 127, Op::N, Op::N), "mma_sync.bf16.128x128x32.w64x32.s2.ldg2");
+}
+
 TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
   // A tensor map's strides must stay below 2^40 bytes: 2^39 elements of 2 bytes, 2^38 of
   // 4. The tf32 wgmma entries used the 2-byte limit for every type, so lda = 2^38 floats
