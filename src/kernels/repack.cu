@@ -159,16 +159,15 @@ AlignedCopy<E> aligned_copy(const void* src, std::int64_t rows, std::int64_t col
   return c;
 }
 
-// One launch of repack_rows_aligned16 for one copy, or two (second.blocks_x > 0): y and z
-// cover the larger of the two, whose loops skip what lies past their own copy.
+// One launch of repack_rows_aligned16 for one copy, or two: y and z cover the larger of the
+// two, whose loops skip what lies past their own copy (an empty second copy needs none).
 template <class E>
 cudaError_t enqueue_aligned_copies(const AlignedCopy<E>& first, const AlignedCopy<E>& second, cudaStream_t stream) {
   const auto blocks_y = [](const AlignedCopy<E>& c) {
     return static_cast<unsigned>(std::min<std::int64_t>((c.cols + kRepackColumns - 1) / kRepackColumns, 65535));
   };
-  const bool two = second.blocks_x > 0;
-  const dim3 grid(first.blocks_x + second.blocks_x, std::max(blocks_y(first), two ? blocks_y(second) : 0u),
-                  std::max(grid_z_for(first.batches), two ? grid_z_for(second.batches) : 0u));
+  const dim3 grid(first.blocks_x + second.blocks_x, std::max(blocks_y(first), blocks_y(second)),
+                  std::max(grid_z_for(first.batches), grid_z_for(second.batches)));
   repack_rows_aligned16<E><<<grid, kRepackThreads, 0, stream>>>(first, second);
   return cudaGetLastError();
 }

@@ -1498,9 +1498,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   e.auto_score = [relative_speed, base](const GemmProblem& caller, const DeviceInfo& dev) {
     // Below every entry that reads its operands in place: where an entry is not to be chosen.
     constexpr double kNotChosen = 1990.0;
-    // `.swapab` computes a product with fewer columns than rows as the few-row product of its
-    // transpose, and is scored on that.
-    if (kCfg.swap_ab && caller.n >= caller.m) return kNotChosen;
+    // `.swapab` computes a product with fewer columns than rows (its can_implement) as the
+    // few-row product of its transpose, and is scored on that.
     const GemmProblem p = kCfg.swap_ab ? skinny_orientation(caller) : caller;
     if (kRepack && repacking_stands_aside(p, kCfg.element_bytes())) return kNotChosen;
     // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
