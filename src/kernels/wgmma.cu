@@ -54,9 +54,10 @@
 //   - `.streamk`: whole waves of tiles stay whole; the k-blocks of the tiles left over are
 //     cut into one even range per cluster, and the shares of split tiles are summed by
 //     whichever CTA arrives last (wgmma_stream_k_fixup).
-//   - A grid that covers nearly every SM is launched as a programmatic dependent: its CTAs
-//     start, set up their barriers and prefetch the tensor maps while the previous kernel
-//     in the stream finishes, and wait (griddepcontrol.wait) before touching global memory.
+//   - A grid that covers nearly every SM, or one that follows its own operand copies
+//     (`.repack`, `.transpose`), is launched as a programmatic dependent: its CTAs start,
+//     set up their barriers and prefetch the tensor maps while the previous kernel in the
+//     stream finishes, and wait (griddepcontrol.wait) before touching global memory.
 //   - `.repack`: operands the TMA cannot read in place (odd leading dimensions) are first
 //     copied into an aligned stream-ordered workspace; tf32 operands that are not
 //     K-major (tf32 wgmma reads no other layout) are transposed there.
@@ -1179,8 +1180,11 @@ cudaError_t plan_stream_k(WgmmaParams& p, std::int64_t tiles, std::int64_t clust
   return cudaMemsetAsync(p.sk_arrivals, 0, counter_bytes, stream);
 }
 
+// after_copies: the kernel before this one in the stream is this call's own copy of the
+// operands (launch_wgmma_repacked), so the product launches as its programmatic dependent
+// whatever its grid (see the launch below).
 template <TilemmWgmmaConfig kCfg>
-cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
+cudaError_t launch_wgmma_product(const GemmProblem& prob, cudaStream_t stream, bool after_copies) {
   CUtensorMap map_a, map_b, map_c;
   if (!encode_wgmma_maps<kCfg>(prob, &map_a, &map_b)) return cudaErrorInvalidValue;
   // The staged epilogue needs a C the TMA can write, with columns a whole number of 16-byte
@@ -1288,9 +1292,14 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     // 25.8 against 27.3-27.6, 128 x 4096 x 4096 14.3 against 15.3. But with a grid that
     // leaves many SMs idle the next kernel's CTAs start early on exactly those SMs, and
     // 128 x 11008 x 4096 (86 CTAs on 132 SMs) ran 33.0 against 29.3; 112 CTAs neither
-    // gained nor lost. So only grids that cover nearly every SM launch this way.
+    // gained nor lost. So only grids that cover nearly every SM launch this way, and any
+    // grid after this call's own operand copies (`.repack`, `.transpose`): bf16 150^3-511^3
+    // with both operands copied 9.7-11.5 us against 10.8-12.7 (1.09-1.14x), 33-63 x 1024-3072
+    // x 512 NN 1.07-1.09x, 4093^3 unchanged (docs/results/h200_copy_then_product.txt). The
+    // copy kernels leave the trigger implicit (their exit): a griddepcontrol.launch_dependents
+    // on entry gained 2-3% more under ~12 us but lost 1-3% at 1001^3 and on split-K rows.
     const std::int64_t sms = device_sm_count();
-    attrs[0] = programmatic_launch_attribute(clusters * CS >= sms - sms / 16);
+    attrs[0] = programmatic_launch_attribute(after_copies || clusters * CS >= sms - sms / 16);
     return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_b_edge, map_c, params);
   };
   cudaError_t launched = cudaErrorInvalidValue;
@@ -1304,6 +1313,11 @@ cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
     if (launched == cudaSuccess) launched = launch_split_k_reduce(prob, params.partial, params.slices, stream);
   }
   return workspace.finish(launched);
+}
+
+template <TilemmWgmmaConfig kCfg>
+cudaError_t launch_wgmma(const GemmProblem& prob, cudaStream_t stream) {
+  return launch_wgmma_product<kCfg>(prob, stream, false);
 }
 
 // ---- any leading dimension and any op: repacking into an aligned workspace ----
@@ -1324,8 +1338,10 @@ AlignedOperandsPlan wgmma_repack_plan(const GemmProblem& prob) {
 template <TilemmWgmmaConfig kCfg>
 cudaError_t launch_wgmma_repacked(const GemmProblem& prob, cudaStream_t stream) {
   const AlignedOperandsPlan plan = wgmma_repack_plan<kCfg>(prob);
-  return launch_with_aligned_operands(prob, kCfg.element_bytes(), plan.a.transpose, plan.b.transpose, stream,
-                                      [stream](const GemmProblem& q) { return launch_wgmma<kCfg>(q, stream); });
+  const bool copies = plan.repack_a || plan.repack_b;
+  return launch_with_aligned_operands(
+      prob, kCfg.element_bytes(), plan.a.transpose, plan.b.transpose, stream,
+      [stream, copies](const GemmProblem& q) { return launch_wgmma_product<kCfg>(q, stream, copies); });
 }
 
 // ---- 17-32 rows: the 32-row tile ----
