@@ -29,16 +29,20 @@ struct RepackedOperand {
 // Whether auto leaves a product to the other entries rather than give it to the
 // tensor-core `.repack` and `.transpose` entries (wgmma, wgmma_rs): products under 2 * 512^3
 // FLOP whose operands the TMA reads in place (then the copies would only transpose tf32
-// operands, not measured below that size), or whose k is under 128. Measured on the H200
+// operands, not measured below that size), or whose k is under 64 (under 128 for tf32 outside
+// TN, whose copies transpose an operand first: 64 <= k < 128 ran 0.75-1.18x of the scalar
+// loads in NN and NT, and in TT 0.69-0.91x where the score took wgmma_rs's 128 x 256 copying
+// tile). Measured on the H200
 // (docs/ladder.md, "Small products with an odd leading dimension"): with an operand the TMA
-// cannot read, a `.repack` call costs its copies and one launch more, ~13 us in all for such
-// products, while mma_sync's scalar-load entries (`.ldg2`, `.ldg4`, the other choice there)
-// walk k on 128 x 128 tiles at ~50 ns per element whatever m and n are: bf16 33 x 1024 x k NN
-// 34.4, 61.0, 113.6 us at k = 512, 1024, 2048 against 12.7, 14.4, 18.7 on the 64 x 64
-// ping-pong tile's `.repack` (cuBLAS 10.9, 13.1, 14.7); 500^3 34.3 against 16.5; 512 x 512 x
-// 129 15.3 against 10.8; 127^3 14.7 against 14.1; only 100^3 ran faster on `.ldg2` (13.0
-// against 14.2). Before, every product under 2 * 512^3 FLOP stood aside (a prior), which left
-// those at 0.15-0.5x cuBLAS.
+// cannot read, a `.repack` call costs its copies and one launch more, ~9-10 us in all for such
+// products since the product is the copy's programmatic dependent (~13 before), while
+// mma_sync's scalar-load entries (`.ldg2`, `.ldg4`, the other choice there) walk k on
+// 128 x 128 tiles at ~50 ns per element whatever m and n are: bf16 33 x 1024 x k NN 34.4,
+// 61.0, 113.6 us at k = 512, 1024, 2048 against 12.7, 14.4, 18.7 on the 64 x 64 ping-pong
+// tile's `.repack` (cuBLAS 10.9, 13.1, 14.7); 500^3 34.3 against 16.5; 100^3 12.8 against
+// 9.3; 255 x 127 x 64 11.7 against 9.8. Under k = 64 the scalar loads win: 33 x 511 x 16 7.6
+// against 9.7, and at k = 1 by up to 1.8x. Before, every product under 2 * 512^3 FLOP stood
+// aside (a prior), which left those at 0.15-0.5x cuBLAS.
 bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes);
 
 // Whether the TMA reads both operands in place: 16-byte aligned, with leading dimensions

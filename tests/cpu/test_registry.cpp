@@ -582,7 +582,7 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles
 
 TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
   // Products under 2 * 512^3 FLOP with an operand the TMA cannot read: the tensor-core `.repack`
-  // entries from k = 128 on, where mma_sync's scalar-load 128 x 128 tiles (the only other
+  // entries from k = 64 on, where mma_sync's scalar-load 128 x 128 tiles (the only other
   // choice) walk k at ~50 ns per element. H200, stop 54, us per run, auto's new pick against
   // its pick before (cuBLAS), docs/results/h200_small_odd_ld.txt, run 2.
   using tilemm::Op;
@@ -603,9 +603,20 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
             "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");  // 70.0 against 118.9 (39.6)
   // Where the TMA reads both operands, tf32 keeps wgmma_rs in place.
   EXPECT_EQ(choice("tf32", 44, 1024, 1024, Op::N, Op::N), "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore.splitk");
-  // k under 128: the scalar loads (100^3 12.0 us, 127^3 13.4; the copying entries 14.2 and 14.1 in run 1).
-  EXPECT_EQ(choice("bf16", 100, 100, 100, Op::N, Op::N), "mma_sync.bf16.128x128x32.w64x32.s2.ldg2");
-  EXPECT_EQ(choice("bf16", 127, 127, 127, Op::N, Op::N), "mma_sync.bf16.128x128x32.w64x32.s2.ldg2");
+  // From k = 64 on since the product became the copy's programmatic dependent (stop 55, runs 1
+  // and 2 of docs/results/h200_copy_then_product.txt): 100^3 9.3 us against 12.8 on `.ldg2`
+  // (cuBLAS 6.0), 255 x 127 x 64 NN 9.8 against 11.7. Under k = 64 the scalar loads: bf16 33 x
+  // 511 x 16 NN 7.6 against 9.7 copied, tf32 255 x 33 x 16 NN 7.8 against 10.0.
+  EXPECT_EQ(choice("bf16", 100, 100, 100, Op::N, Op::N), "wgmma.bf16" + pingpong);
+  EXPECT_EQ(choice("bf16", 255, 127, 64, Op::N, Op::N), "wgmma.bf16" + pingpong);
+  EXPECT_EQ(choice("bf16", 33, 511, 16, Op::N, Op::N), "mma_sync.bf16.128x128x32.w64x32.s2.ldg2");
+  EXPECT_EQ(choice("tf32", 255, 33, 16, Op::N, Op::N), "mma_sync.tf32.128x128x16.w64x32.s2.ldg4");
+  // tf32 from k = 64 in TN (255 x 511 x 127 10.4 against 15.4 on `.ldg4`), from 128 in the
+  // layouts whose copies transpose an operand: 100 x 511 x 64 NT ran 14.6 against 11.1, 33 x
+  // 1000 x 127 TT 19.0 on wgmma_rs's copying tile against 13.1.
+  EXPECT_EQ(choice("tf32", 255, 511, 127, Op::T, Op::N), "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");
+  EXPECT_EQ(choice("tf32", 100, 511, 64, Op::N, Op::T), "mma_sync.tf32.128x128x16.w64x32.s2.ldg4");
+  EXPECT_EQ(choice("tf32", 33, 1000, 127, Op::T, Op::T), "mma_sync.tf32.128x128x16.w64x32.s2.ldg4");
 }
 
 TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
