@@ -32,8 +32,8 @@ struct RepackedOperand {
 // operands, not measured below that size), or whose k is under 64 (under 128 for tf32 outside
 // TN, whose copies transpose an operand first: 64 <= k < 128 ran 0.75-1.18x of the scalar
 // loads in NN and NT, and in TT 0.69-0.91x where the score took wgmma_rs's 128 x 256 copying
-// tile). Measured on the H200
-// (docs/ladder.md, "Small products with an odd leading dimension"): with an operand the TMA
+// tile). Measured on the H200 (docs/ladder.md, "Small products with an odd leading dimension"
+// and "The product as the copy's programmatic dependent"): with an operand the TMA
 // cannot read, a `.repack` call costs its copies and one launch more, ~9-10 us in all for such
 // products since the product is the copy's programmatic dependent (~13 before), while
 // mma_sync's scalar-load entries (`.ldg2`, `.ldg4`, the other choice there) walk k on

@@ -603,8 +603,8 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
             "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");  // 70.0 against 118.9 (39.6)
   // Where the TMA reads both operands, tf32 keeps wgmma_rs in place.
   EXPECT_EQ(choice("tf32", 44, 1024, 1024, Op::N, Op::N), "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore.splitk");
-  // From k = 64 on since the product became the copy's programmatic dependent (stop 55, runs 1
-  // and 2 of docs/results/h200_copy_then_product.txt): 100^3 9.3 us against 12.8 on `.ldg2`
+  // From k = 64 on since the product became the copy's programmatic dependent (stop 55, runs 1,
+  // 2B and 5 of docs/results/h200_copy_then_product.txt): 100^3 9.3 us against 12.8 on `.ldg2`
   // (cuBLAS 6.0), 255 x 127 x 64 NN 9.8 against 11.7. Under k = 64 the scalar loads: bf16 33 x
   // 511 x 16 NN 7.6 against 9.7 copied, tf32 255 x 33 x 16 NN 7.8 against 10.0.
   EXPECT_EQ(choice("bf16", 100, 100, 100, Op::N, Op::N), "wgmma.bf16" + pingpong);
