@@ -212,9 +212,11 @@ bool tma_reads_operands_in_place(const GemmProblem& p, std::int64_t element_byte
 
 bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes) {
   constexpr double kSmallestRepackedFlops = 2.0 * 512.0 * 512.0 * 512.0;
-  // tf32 outside TN transposes an operand in a launch of its own before the product.
-  const bool tf32_transposes = element_bytes == 4 && !(p.opa == Op::T && p.opb == Op::N);
-  const std::int64_t shortest_repacked_k = tf32_transposes ? 128 : 64;
+  // tf32 keeps k = 128 outside TN, as measured (repack.hpp): there wgmma's copies transpose
+  // an operand in a launch of its own, and wgmma_rs's copying tile, which copies TT plainly,
+  // still ran slower than the scalar loads.
+  const bool tf32_outside_tn = element_bytes == 4 && !(p.opa == Op::T && p.opb == Op::N);
+  const std::int64_t shortest_repacked_k = tf32_outside_tn ? 128 : 64;
   return p.flops() < kSmallestRepackedFlops &&
          (tma_reads_operands_in_place(p, element_bytes) || p.k < shortest_repacked_k);
 }
