@@ -211,34 +211,48 @@ __device__ __forceinline__ void mma_ring_main_loop(const CopyA& copy_a, const Co
   __syncthreads();
 }
 
-// The cp.async ring for B with A loaded element by element (any leading dimension), for
-// products whose A is short and not 16-byte aligned (skinny_mma's `.ldgshort`: lda = 20 in
-// NN) while B, the long operand, is: B's k-tiles travel through the ring as above, and A's
-// through registers, S - 1 k-tiles ahead like B's (held[t % (S - 1)] holds A's k-tile t:
-// MmaOperandCopier::load_held, kVec elements per load). Each A tile is packed and stored into
-// its stage after the tensor cores' work on the previous tile and published by the next
-// iteration's barrier; its loads had S - 2 iterations to return. The loop is unrolled by
-// S - 1 so that every index into held is a compile-time constant (registers, not local
-// memory).
-template <TilemmMmaSyncConfig kCfg, bool kAKContig, bool kBKContig, int kVec, class CopyA, class CopyB, class T,
-          class StageA, class StageB>
-__device__ __forceinline__ void mma_ring_main_loop_a_by_elements(const CopyA& copy_a, const CopyB& copy_b,
-                                                                 const T* A, std::int64_t lda, const T* B,
-                                                                 std::int64_t ldb, std::int64_t k_tiles,
-                                                                 StageA stage_a, StageB stage_b, int a_off, int b_off,
-                                                                 float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
+// The loop with A loaded element by element (any leading dimension), and B either through
+// the cp.async ring above or element by element too (kVecB > 0).
+//   - skinny_mma's `.ldgshort` (kVecB = 0): A is short and not 16-byte aligned (lda = 20 in
+//     NN) while B, the long operand, is: B's k-tiles travel through the ring as above.
+//   - mma_sync's `.ahead` tiles (kVecB > 0): neither operand need be aligned, and the
+//     product is small, so its time is the loads' latency: both travel through registers.
+// A's (and B's) k-tiles are held in registers S - 1 tiles ahead (held[t % (S - 1)] holds
+// k-tile t: MmaOperandCopier::load_held, kVec elements per load). Each tile is packed and
+// stored into its stage after the tensor cores' work on the previous tile and published by
+// the next iteration's barrier; its loads had S - 2 iterations to return. The loop is
+// unrolled by S - 1 so that every index into held is a compile-time constant (registers,
+// not local memory).
+template <TilemmMmaSyncConfig kCfg, bool kAKContig, bool kBKContig, int kVec, int kVecB = 0, class CopyA, class CopyB,
+          class T, class StageA, class StageB>
+__device__ __forceinline__ void mma_ring_main_loop_by_elements(const CopyA& copy_a, const CopyB& copy_b, const T* A,
+                                                               std::int64_t lda, const T* B, std::int64_t ldb,
+                                                               std::int64_t k_tiles, StageA stage_a, StageB stage_b,
+                                                               int a_off, int b_off,
+                                                               float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
   constexpr int S = kCfg.stages;
   constexpr int kAhead = S - 1;
+  constexpr bool kBByElements = kVecB > 0;
   typename CopyA::template Held<kVec> held[kAhead];
+  [[maybe_unused]] typename CopyB::template Held<kBByElements ? kVecB : 1> held_b[kBByElements ? kAhead : 1];
+  const auto fetch = [&](int slot, std::int64_t kt) {
+    if constexpr (kBByElements) {
+      copy_b.template load_held<kVecB>(held_b[slot], B, ldb, kt);
+    } else {
+      copy_b.issue(stage_b(int(kt % S)), B, ldb, kt);
+    }
+    copy_a.template load_held<kVec>(held[slot], A, lda, kt);
+  };
+  const auto store_held = [&](int slot, std::int64_t kt) {
+    copy_a.template store_held<kVec>(stage_a(int(kt % S)), held[slot]);
+    if constexpr (kBByElements) copy_b.template store_held<kVecB>(stage_b(int(kt % S)), held_b[slot]);
+  };
 #pragma unroll
   for (int s = 0; s < kAhead; ++s) {
-    if (s < k_tiles) {
-      copy_b.issue(stage_b(s), B, ldb, s);
-      copy_a.template load_held<kVec>(held[s], A, lda, s);
-    }
-    ptx::cp_async_commit_group();
+    if (s < k_tiles) fetch(s, s);
+    if constexpr (!kBByElements) ptx::cp_async_commit_group();
   }
-  if (k_tiles > 0) copy_a.template store_held<kVec>(stage_a(0), held[0]);
+  if (k_tiles > 0) store_held(0, 0);
   for (std::int64_t kt0 = 0; kt0 < k_tiles; kt0 += kAhead) {
 #pragma unroll
     for (int u = 0; u < kAhead; ++u) {
@@ -246,21 +260,18 @@ __device__ __forceinline__ void mma_ring_main_loop_a_by_elements(const CopyA& co
       if (kt >= k_tiles) break;
       // B's tile kt has landed, A's tile kt was stored last iteration, and every warp has
       // finished reading the stage that the next copies overwrite.
-      ptx::cp_async_wait_group<S - 2>();
+      if constexpr (!kBByElements) ptx::cp_async_wait_group<S - 2>();
       __syncthreads();
       const std::int64_t next = kt + kAhead;
-      if (next < k_tiles) {
-        copy_b.issue(stage_b(int(next % S)), B, ldb, next);
-        copy_a.template load_held<kVec>(held[u], A, lda, next);  // A's tile kt left held[u] last iteration
-      }
-      ptx::cp_async_commit_group();
+      if (next < k_tiles) fetch(u, next);  // tile kt left held[u] last iteration
+      if constexpr (!kBByElements) ptx::cp_async_commit_group();
       const int s = int(kt % S);
       mma_compute_stage<kCfg, kAKContig, kBKContig>(stage_a(s), stage_b(s), a_off, b_off, acc);
       // Stage (kt + 1) % S was last read in iteration kt + 1 - S, before this iteration's barrier.
-      if (kt + 1 < k_tiles) copy_a.template store_held<kVec>(stage_a(int((kt + 1) % S)), held[(u + 1) % kAhead]);
+      if (kt + 1 < k_tiles) store_held((u + 1) % kAhead, kt + 1);
     }
   }
-  ptx::cp_async_wait_group<0>();
+  if constexpr (!kBByElements) ptx::cp_async_wait_group<0>();
   __syncthreads();
 }
 

@@ -44,7 +44,7 @@
 // copies instead of element loads (1.9x faster over 91 shapes; "The short operand copied").
 // `.ldgshort` (the `.clusterk` tiles, 16 and 32 rows): the same short operand read element by
 // element inside the kernel, held in registers as many k-tiles ahead as the ring's copies of the
-// long one (mma_ring_main_loop_a_by_elements): no copy launch, 1.21x faster than the choices
+// long one (mma_ring_main_loop_by_elements): no copy launch, 1.21x faster than the choices
 // before over 264 shapes ("The short operand by element loads"); 2 or 4 elements per load where
 // the operand allows (lda = 20: 8-byte loads), 1.08-1.16x faster again ("Wider loads").
 // Requirements: compute capability 8.0; `.cp16`: A and B 16-byte aligned with lda, ldb
@@ -82,7 +82,7 @@ struct TilemmSkinnyMmaConfig {
   // distributed shared memory, instead of fp32 partials in a workspace and split_k_reduce.
   bool cluster_k = false;
   // `.ldgshort` (> 0): the short operand (A, oriented) by element loads staged in registers as
-  // many k-tiles ahead as the ring's copies of the long one (mma_ring_main_loop_a_by_elements),
+  // many k-tiles ahead as the ring's copies of the long one (mma_ring_main_loop_by_elements),
   // for a short operand the 16-byte copies cannot read beside a long one they can; this many
   // elements per load. Entries have 1; their launcher runs the same tile with 2 or 4 where A's
   // pieces of that many elements are aligned and whole (short_operand_elements_per_load).
@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   float acc[kTile.m_tiles()][kTile.n_tiles()][4] = {};
   const std::int64_t k_tiles = (k_len + BK - 1) / BK;
   if constexpr (kCfg.short_by_elements()) {
-    mma_ring_main_loop_a_by_elements<kTile, kAKContig, kBKContig, kCfg.short_elements_per_load>(
+    mma_ring_main_loop_by_elements<kTile, kAKContig, kBKContig, kCfg.short_elements_per_load>(
         copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b, a_off, b_off, acc);
   } else if constexpr (kCfg.async_copies()) {
     mma_ring_main_loop<kTile, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b,

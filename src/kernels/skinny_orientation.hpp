@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/problem.hpp"
+#include "kernels/element_loads.hpp"
 
 namespace tilemm::kernels {
 
@@ -33,18 +34,12 @@ inline GemmProblem skinny_orientation(const GemmProblem& p) {
   return t;
 }
 
-// skinny_mma's `.ldgshort` entries: how many 16-bit elements of the oriented short operand A
-// one load may take, 4, 2 or 1: the most for which every piece of a chunk (8 elements, along k
-// when A is k-contiguous, along m otherwise) is aligned, and whole or outside the matrix: A's
-// base and lda, and its extent along the chunks (k or m; k-slices start on whole stages),
-// multiples of that many.
+// skinny_mma's `.ldgshort` entries: elements_per_load of the oriented short operand A, whose
+// chunks run along k when A is k-contiguous, along m otherwise (k-slices start on whole
+// stages, so the rule holds in every slice).
 inline int short_operand_elements_per_load(const GemmProblem& oriented, bool k_contiguous) {
-  const std::int64_t extent = k_contiguous ? oriented.k : oriented.m;
-  const auto address = reinterpret_cast<std::uintptr_t>(oriented.A);
-  for (const int elements : {4, 2}) {
-    if (address % (2u * elements) == 0 && oriented.lda % elements == 0 && extent % elements == 0) return elements;
-  }
-  return 1;
+  return elements_per_load(oriented.A, oriented.lda, k_contiguous ? oriented.k : oriented.m, oriented.stride_a,
+                           oriented.batch);
 }
 
 }  // namespace tilemm::kernels

@@ -1,0 +1,26 @@
+// How many 16-bit elements one load of an operand read element by element may take
+// (MmaOperandCopier::load_held): skinny_mma's `.ldgshort` short operand and mma_sync's
+// `.ahead` tiles. Host code: the launchers pick the kernel, the CPU tests check the rule.
+#pragma once
+
+#include <cstdint>
+
+namespace tilemm::kernels {
+
+// 4, 2 or 1: the most for which every piece of a chunk (8 elements along the operand's
+// contiguous direction) is aligned, and whole or outside the matrix: the base, ld, the batch
+// stride (when batch > 1) and the extent along the contiguous direction (chunks start at
+// multiples of 8 from a tile's first element) multiples of that many.
+inline int elements_per_load(const void* base, std::int64_t ld, std::int64_t contiguous_extent, std::int64_t stride,
+                             std::int64_t batch) {
+  const auto address = reinterpret_cast<std::uintptr_t>(base);
+  for (const int elements : {4, 2}) {
+    if (address % (2u * elements) == 0 && ld % elements == 0 && contiguous_extent % elements == 0 &&
+        (batch <= 1 || stride % elements == 0)) {
+      return elements;
+    }
+  }
+  return 1;
+}
+
+}  // namespace tilemm::kernels
