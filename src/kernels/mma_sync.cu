@@ -50,6 +50,13 @@
 //            none) and no extra pass over A and B; it costs 8 (4) load instructions
 //            per 16 bytes, which the L1 coalesces. tf32 rows could be copied by 4-byte
 //            cp.async; they take the same path so that one technique covers both.
+//   `.ahead` the same element loads for small products (100^3, k < 64), whose time is the
+//            loads' latency, not the tensor cores': one tile ahead, 128 x 128 walks k one
+//            DRAM round trip (~0.9 us) per 32-element k-tile on one block. This 64 x 64 tile
+//            holds 4 k-tiles' loads in registers ahead (mma_ring_main_loop_by_elements), so
+//            k <= 128 is in flight at once, and makes 4x the blocks. Where both operands'
+//            pieces of 4 (2) elements are aligned and whole (lda = 100), the launcher runs it
+//            with 8-byte (4-byte) loads: 2 (4) instructions per chunk instead of 8.
 // Requirements: compute capability 8.0 (cp.async, ldmatrix, bf16/tf32 mma); A, B, C
 // aligned to their element size; shared memory per block as the configuration needs.
 // Any m, n, k, op, batch.
@@ -62,6 +69,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kernels/element_loads.hpp"
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/mma_sync_tiles.cuh"
@@ -115,6 +123,9 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
         // Drained at the end, so the next column tile's prologue may refill the buffers.
         mma_ring_main_loop<kCfg, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b,
                                                        a_off, b_off, acc);
+      } else if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead) {
+        mma_ring_main_loop_by_elements<kCfg, kAKContig, kBKContig, kCfg.elements_per_load, kCfg.elements_per_load>(
+            copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a, stage_b, a_off, b_off, acc);
       } else {
         mma_register_main_loop<kCfg, kAKContig, kBKContig>(copy_a, copy_b, A, p.lda, B, p.ldb, k_tiles, stage_a,
                                                            stage_b, a_off, b_off, acc);
@@ -132,23 +143,44 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
   }
 }
 
+template <TilemmMmaSyncConfig kCfg, bool kTA, bool kTB>
+cudaError_t launch_mma_sync_kernel(const dim3& grid, const MmaSyncParams& params, cudaStream_t stream) {
+  const auto kernel = mma_sync_gemm<kCfg, kTA, kTB>;
+  constexpr std::int64_t smem = kCfg.smem_bytes();
+  // Above 48 KB a kernel must opt in to its dynamic shared memory, once per kernel.
+  static std::once_flag opted_in;
+  static cudaError_t opt_in_error = cudaSuccess;
+  std::call_once(opted_in, [&] {
+    opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  });
+  if (opt_in_error != cudaSuccess) return opt_in_error;
+  kernel<<<grid, kCfg.threads(), smem, stream>>>(params);
+  return cudaGetLastError();
+}
+
+template <TilemmMmaSyncConfig kCfg>
+consteval TilemmMmaSyncConfig with_elements_per_load(int elements) {
+  TilemmMmaSyncConfig c = kCfg;
+  c.elements_per_load = elements;
+  return c;
+}
+
 template <TilemmMmaSyncConfig kCfg>
 cudaError_t launch_mma_sync(const GemmProblem& prob, cudaStream_t stream) {
   const MmaSyncParams params = make_mma_sync_params(prob);
   const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + kCfg.bn - 1) / kCfg.bn, 65535);
   const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), grid_z_for(prob.batch));
   return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
-    const auto kernel = mma_sync_gemm<kCfg, kTA, kTB>;
-    constexpr std::int64_t smem = kCfg.smem_bytes();
-    // Above 48 KB a kernel must opt in to its dynamic shared memory, once per kernel.
-    static std::once_flag opted_in;
-    static cudaError_t opt_in_error = cudaSuccess;
-    std::call_once(opted_in, [&] {
-      opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-    });
-    if (opt_in_error != cudaSuccess) return opt_in_error;
-    kernel<<<grid, kCfg.threads(), smem, stream>>>(params);
-    return cudaGetLastError();
+    if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead && kCfg.element_bytes() == 2) {
+      // The registered tile loads one element at a time; where every 4 (2) element piece of
+      // both operands' chunks is aligned and whole, the same tile with 8-byte (4-byte) loads.
+      const int elements =
+          std::min(elements_per_load(prob.A, prob.lda, kTA ? prob.k : prob.m, prob.stride_a, prob.batch),
+                   elements_per_load(prob.B, prob.ldb, kTB ? prob.n : prob.k, prob.stride_b, prob.batch));
+      if (elements == 4) return launch_mma_sync_kernel<with_elements_per_load<kCfg>(4), kTA, kTB>(grid, params, stream);
+      if (elements == 2) return launch_mma_sync_kernel<with_elements_per_load<kCfg>(2), kTA, kTB>(grid, params, stream);
+    }
+    return launch_mma_sync_kernel<kCfg, kTA, kTB>(grid, params, stream);
   });
 }
 
@@ -167,7 +199,8 @@ std::string mma_sync_name() {
   return std::string("mma_sync.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warp_tile_m()) +
          "x" + std::to_string(kCfg.warp_tile_n()) + ".s" + std::to_string(kCfg.stages) +
-         (async ? ".cp16" : (kCfg.element_bytes() == 2 ? ".ldg2" : ".ldg4"));
+         (async ? ".cp16" : (kCfg.element_bytes() == 2 ? ".ldg2" : ".ldg4")) +
+         (kCfg.load == TilemmMmaOperandLoad::RegistersAhead ? ".ahead" : "");
 }
 
 template <TilemmMmaSyncConfig kCfg>
@@ -205,9 +238,12 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
   e.name = mma_sync_name<kCfg>();
   e.family = "mma_sync";
   e.ladder_step = 20;
+  constexpr bool kAhead = kCfg.load == TilemmMmaOperandLoad::RegistersAhead;
   e.summary = std::string("mma.sync tensor cores (") + MmaInputTraits<kCfg.input>::kName + "), ldmatrix from " +
-              (kAsync ? std::to_string(kCfg.stages) + "-stage swizzled cp.async ring"
-                      : std::string("swizzled buffers filled by scalar loads (any leading dimension)"));
+              (kAsync  ? std::to_string(kCfg.stages) + "-stage swizzled cp.async ring"
+               : kAhead ? "swizzled buffers filled by element loads held " + std::to_string(kCfg.stages - 1) +
+                             " k-tiles ahead (any leading dimension; small products)"
+                        : std::string("swizzled buffers filled by scalar loads (any leading dimension)"));
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = 80;
   const std::string ce = std::to_string(kCfg.chunk_elements());
@@ -226,12 +262,31 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
   // shares of wgmma's rate; there mma_sync's speed is counted on that scale too, so that a
   // repacking or NT entry at half of wgmma's rate still outscores it (tf32 NT 512 x 8192 x
   // 1024, H200: 85.3 us here against 52.8 for wgmma_rs in place).
+  // `.ahead` (auto gives it products with an operand the TMA cannot read where the copies
+  // stand aside: repacking_stands_aside) outscores the other scalar-load tile where its 64 x 64
+  // tiles fit in two waves (it ran every such shape measured faster, by up to 2x at k = 255:
+  // the other walks k one round trip per k-tile), below the cp.async tiles, and is scored on
+  // the same scale beyond (mma_sync_layout.cuh has its prior).
+  // On Hopper it takes any product with k <= 32 and more than 32 rows and columns whose
+  // tiles fit in one wave, whatever the alignment: there the launch and the first
+  // loads are the product's time, and it ran 5.4-6.0 us where wgmma's tiles ran 5.7-6.8 (H200,
+  // bf16 and tf32 128-704 x 128-704 x 32; docs/ladder.md, "Small products by element loads
+  // held ahead"). Above every other rule (skinny_mma 2450-2460, wgmma's 32-row tiles 2465),
+  // which take only products with at most 32 rows or columns.
   const double base = kAsync ? 2100.0 : 2000.0;
   e.auto_priority = int(base);
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
+    const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
+    if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead) {
+      constexpr double kTakesShortK = 2470.0, kWithinTwoWaves = 2099.0;
+      const std::int64_t wave = std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>();
+      if (dev.compute_capability() == 90 && p.k <= 32 && std::min(p.m, p.n) > 32 && tiles <= wave) {
+        return kTakesShortK;
+      }
+      if (tiles <= 2 * wave) return kWithinTwoWaves;
+    }
     constexpr double kShareOfWgmmaRate = kCfg.input == TilemmMmaInput::TF32 ? 0.34 : 0.40;
     const double rate = dev.compute_capability() == 90 ? kShareOfWgmmaRate : 1.0;
-    const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
     const double eff = wave_efficiency(tiles, std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>());
     return base + 100.0 * rate * relative_speed * eff;
   };

@@ -17,7 +17,10 @@
 
 // See naive.cu: kernel configurations are global-namespace types for nvcc 13.
 enum class TilemmMmaInput { BF16, F16, TF32 };
-enum class TilemmMmaOperandLoad { AsyncCopy16, ScalarRegisters };
+// AsyncCopy16: 16-byte cp.async ring. ScalarRegisters: element loads staged in registers one
+// k-tile ahead, two shared buffers. RegistersAhead: element loads (elements_per_load at a
+// time) held in registers stages - 1 k-tiles ahead, a ring of `stages` shared buffers.
+enum class TilemmMmaOperandLoad { AsyncCopy16, ScalarRegisters, RegistersAhead };
 
 struct TilemmMmaSyncConfig {
   TilemmMmaInput input;
@@ -26,6 +29,9 @@ struct TilemmMmaSyncConfig {
   int stages;  // shared-memory buffers: the cp.async ring depth (ScalarRegisters: 2)
   TilemmMmaOperandLoad load;
   int min_blocks_per_sm;  // __launch_bounds__ occupancy target
+  // RegistersAhead: elements per load of both operands, 1 (any address) or, 16-bit only, 2
+  // or 4 (the launcher's choice where the operands allow it); 0 for the other loads.
+  int elements_per_load = 0;
 
   consteval int element_bytes() const { return input == TilemmMmaInput::TF32 ? 4 : 2; }
   consteval int chunk_elements() const { return 16 / element_bytes(); }  // one 16-byte chunk
@@ -49,7 +55,11 @@ struct TilemmMmaSyncConfig {
     return warps_m * warp_tile_m() == bm && warps_n * warp_tile_n() == bn && warp_tile_m() % 16 == 0 &&
            warp_tile_n() % 16 == 0 && bk % mma_k() == 0 && power_of_two(bk / ce) && bk / ce >= 2 &&
            bk / ce <= 8 && power_of_two(bm / ce) && power_of_two(bn / ce) && bm / ce >= 8 && bn / ce >= 8 &&
-           stages >= 2 && stages <= 8 && (load == TilemmMmaOperandLoad::AsyncCopy16 || stages == 2) &&
+           stages >= 2 && stages <= 8 && (load != TilemmMmaOperandLoad::ScalarRegisters || stages == 2) &&
+           (load == TilemmMmaOperandLoad::RegistersAhead
+                ? stages >= 3 && (elements_per_load == 1 || (element_bytes() == 2 && (elements_per_load == 2 ||
+                                                                                      elements_per_load == 4)))
+                : elements_per_load == 0) &&
            threads() <= 1024 && bm * bk / ce % threads() == 0 && bn * bk / ce % threads() == 0 &&
            min_blocks_per_sm >= 1;
   }
@@ -106,7 +116,11 @@ std::string require_tensor_core_types(const GemmProblem& p) {
 // 4096^3 and 8192^3 NN (bf16: 271/287, 315/316, 230/184, 63/65 TFLOP/s; fp16 within 3%
 // of bf16; tf32: 123/125, 136/128, 90/77, 65/68). The 64 x 64 entry keeps a prior
 // between its two measurements: it is chosen for problems with few tiles, where its
-// wave efficiency, not its large-square speed, decides.
+// wave efficiency, not its large-square speed, decides. `.ahead` is scored by its own rules
+// within two waves (make_mma_sync_entry); its prior puts it below the 128 x 128 scalar-load
+// tile beyond, where that ran faster (H200, bf16 NN: 1449^2 x 16-63 13.5-16.2 us against
+// 13.6-17.0, 2049 x 1024 x 16-63 12.4-15.2 against 13.1-16.2, 2049^2 18.6-25.2 against
+// 22.5-28.3; within two waves, 1001^2 and 2049 x 512, 1.05-1.15x slower).
 template <TilemmMmaInput kIn>
 struct MmaSyncConfigTable {
   static constexpr int kBK = kIn == TilemmMmaInput::TF32 ? 16 : 32;
@@ -121,8 +135,12 @@ struct MmaSyncConfigTable {
       {kIn, 64, 64, kBK, 2, 2, 4, kAsync, 3},
       // Any leading dimension: 8 warps of 64 x 32 (the staged chunks need registers too).
       {kIn, 128, 128, kBK, 2, 4, 2, TilemmMmaOperandLoad::ScalarRegisters, 1},
+      // Any leading dimension, for small products, whose time is load latency: 8 warps of
+      // 32 x 16, 32-element k-tiles (tf32 too) held 4 ahead, so k <= 128 is in flight at once
+      // (one block per SM: the held elements take up to ~100 registers a thread).
+      {kIn, 64, 64, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1},
   };
-  static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20};
+  static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20, 0.08};
   static constexpr int kCount = int(sizeof(configs) / sizeof(configs[0]));
 };
 
