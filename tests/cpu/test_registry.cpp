@@ -592,8 +592,7 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
   EXPECT_EQ(choice("bf16", 33, 1024, 1024, Op::N, Op::N), "wgmma.bf16" + split_k);   // 13.6 against 59.2 (12.8)
   EXPECT_EQ(choice("fp16", 36, 512, 2048, Op::N, Op::N), "wgmma.fp16" + split_k);    // lda = 36: 72 bytes
   EXPECT_EQ(choice("bf16", 60, 3072, 512, Op::N, Op::N), "wgmma.bf16" + pingpong);   // 13.2 against 35.1 (11.5)
-  EXPECT_EQ(choice("bf16", 255, 255, 255, Op::T, Op::N), "wgmma.bf16" + pingpong);   // 14.1 against 20.3 (10.1)
-  EXPECT_EQ(choice("bf16", 512, 1024, 255, Op::N, Op::N), "wgmma.bf16" + pingpong);  // 9.7 against 19.5 (15.0)
+  EXPECT_EQ(choice("bf16", 511, 511, 511, Op::T, Op::N), "wgmma.bf16" + pingpong);   // 11.4 against 15.8 on `.ahead`
   EXPECT_EQ(choice("bf16", 1024, 33, 1024, Op::N, Op::T), "wgmma.bf16" + split_k);   // 13.0 against 47.5 (13.6)
   // tf32 on the same tiles with repacking (A transposed in NN), also above 2 * 512^3 FLOP.
   const std::string tf32_split_k = "wgmma.tf32.64x128x32.s8.persistent.splitk.repack";
@@ -603,20 +602,43 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
             "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");  // 70.0 against 118.9 (39.6)
   // Where the TMA reads both operands, tf32 keeps wgmma_rs in place.
   EXPECT_EQ(choice("tf32", 44, 1024, 1024, Op::N, Op::N), "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore.splitk");
-  // From k = 64 on since the product became the copy's programmatic dependent (stop 55, runs 1,
-  // 2B and 5 of docs/results/h200_copy_then_product.txt): 100^3 9.3 us against 12.8 on `.ldg2`
-  // (cuBLAS 6.0), 255 x 127 x 64 NN 9.8 against 11.7. Under k = 64 the scalar loads: bf16 33 x
-  // 511 x 16 NN 7.6 against 9.7 copied, tf32 255 x 33 x 16 NN 7.8 against 10.0.
-  EXPECT_EQ(choice("bf16", 100, 100, 100, Op::N, Op::N), "wgmma.bf16" + pingpong);
-  EXPECT_EQ(choice("bf16", 255, 127, 64, Op::N, Op::N), "wgmma.bf16" + pingpong);
-  EXPECT_EQ(choice("bf16", 33, 511, 16, Op::N, Op::N), "mma_sync.bf16.128x128x32.w64x32.s2.ldg2");
-  EXPECT_EQ(choice("tf32", 255, 33, 16, Op::N, Op::N), "mma_sync.tf32.128x128x16.w64x32.s2.ldg4");
-  // tf32 from k = 64 in TN (255 x 511 x 127 10.4 against 15.4 on `.ldg4`), from 128 in the
-  // layouts whose copies transpose an operand: 100 x 511 x 64 NT ran 14.6 against 11.1, 33 x
-  // 1000 x 127 TT 19.0 on wgmma_rs's copying tile against 13.1.
-  EXPECT_EQ(choice("tf32", 255, 511, 127, Op::T, Op::N), "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");
-  EXPECT_EQ(choice("tf32", 100, 511, 64, Op::N, Op::T), "mma_sync.tf32.128x128x16.w64x32.s2.ldg4");
-  EXPECT_EQ(choice("tf32", 33, 1000, 127, Op::T, Op::T), "mma_sync.tf32.128x128x16.w64x32.s2.ldg4");
+  // Smaller products (k < 256, at most 128 tiles of 64 x 64; tf32 TN and NT k <= 128) go to
+  // mma_sync's `.ahead` tile (the next test).
+  const std::string ahead16 = "mma_sync.bf16.64x64x32.w32x16.s5.ldg2.ahead";
+  const std::string ahead32 = "mma_sync.tf32.64x64x32.w32x16.s5.ldg4.ahead";
+  EXPECT_EQ(choice("bf16", 255, 255, 255, Op::T, Op::N), ahead16);
+  EXPECT_EQ(choice("bf16", 512, 1024, 255, Op::N, Op::N), ahead16);  // 128 tiles
+  EXPECT_EQ(choice("bf16", 513, 1024, 255, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.tmastore.repack");  // 144 tiles
+  EXPECT_EQ(choice("tf32", 255, 511, 127, Op::T, Op::N), ahead32);
+  EXPECT_EQ(choice("tf32", 255, 511, 255, Op::T, Op::N), "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");
+  EXPECT_EQ(choice("tf32", 255, 511, 255, Op::N, Op::N), ahead32);
+}
+
+TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
+  // mma_sync's `.ahead` tile (64 x 64, 4 k-tiles of element loads in flight), H200, stop 56,
+  // us per run against auto's pick before (cuBLAS), docs/results/h200_small_products_ahead.txt.
+  using tilemm::Op;
+  const auto choice = typed_auto_choice;
+  const std::string ahead16 = ".64x64x32.w32x16.s5.ldg2.ahead";
+  const std::string ahead32 = "mma_sync.tf32.64x64x32.w32x16.s5.ldg4.ahead";
+  // An operand the TMA cannot read, k < 256, one wave: in place of the copies.
+  EXPECT_EQ(choice("bf16", 100, 100, 100, Op::N, Op::N), "mma_sync.bf16" + ahead16);   // 6.6 against 9.6 (6.1)
+  EXPECT_EQ(choice("bf16", 511, 511, 127, Op::N, Op::N), "mma_sync.bf16" + ahead16);   // 8.0 against 10.3 (10.7)
+  EXPECT_EQ(choice("fp16", 703, 511, 255, Op::N, Op::N), "mma_sync.fp16" + ahead16);   // 10.5 against 11.0 (11.8)
+  EXPECT_EQ(choice("tf32", 255, 255, 127, Op::N, Op::T), ahead32);                     // 9.6 against 15.4 (7.3)
+  EXPECT_EQ(choice("tf32", 511, 511, 255, Op::T, Op::T), ahead32);                     // 11.3 against 16.0 (12.1)
+  // ... and in place of the 128 x 128 scalar-load tile, within two waves.
+  EXPECT_EQ(choice("bf16", 33, 511, 16, Op::N, Op::N), "mma_sync.bf16" + ahead16);     // 5.7 against 7.7 (9.0)
+  EXPECT_EQ(choice("tf32", 255, 33, 16, Op::N, Op::N), ahead32);                       // 5.8 against 7.7 (6.3)
+  EXPECT_EQ(choice("bf16", 1001, 1001, 16, Op::N, Op::N), "mma_sync.bf16" + ahead16);  // 8.7 against 10.0
+  EXPECT_EQ(choice("bf16", 2049, 1024, 16, Op::N, Op::N), "mma_sync.bf16.128x128x32.w64x32.s2.ldg2");  // 4 waves
+  // Operands the TMA reads, k <= 32, more than 32 rows and columns, one wave: in place of
+  // wgmma's tiles (bf16 128 x 256 x 16 TN 6.0 against 6.2, tf32 64 x 64 x 32 NN 6.0 against 6.6).
+  EXPECT_EQ(choice("bf16", 128, 256, 16, Op::T, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("tf32", 64, 64, 32, Op::N, Op::N), ahead32);
+  EXPECT_EQ(choice("bf16", 128, 256, 64, Op::T, Op::N), "wgmma.bf16.64x64x64.s12.persistent.tmastore.pingpong");
+  EXPECT_EQ(choice("bf16", 32, 4096, 32, Op::N, Op::N).find(".ahead"), std::string::npos);  // the few-row rules
+  EXPECT_EQ(choice("bf16", 2048, 2048, 32, Op::N, Op::N).find(".ahead"), std::string::npos);  // 1024 tiles
 }
 
 TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
