@@ -50,7 +50,7 @@
 //            none) and no extra pass over A and B; it costs 8 (4) load instructions
 //            per 16 bytes, which the L1 coalesces. tf32 rows could be copied by 4-byte
 //            cp.async; they take the same path so that one technique covers both.
-//   `.ahead` the same element loads for small products (100^3, k < 64), whose time is the
+//   `.ahead` the same element loads for small products (100^3, k < 256), whose time is the
 //            loads' latency, not the tensor cores': one tile ahead, 128 x 128 walks k one
 //            DRAM round trip (~0.9 us) per 32-element k-tile on one block. This 64 x 64 tile
 //            holds 4 k-tiles' loads in registers ahead (mma_ring_main_loop_by_elements), so

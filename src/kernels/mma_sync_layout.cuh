@@ -120,7 +120,7 @@ std::string require_tensor_core_types(const GemmProblem& p) {
 // within two waves (make_mma_sync_entry); its prior puts it below the 128 x 128 scalar-load
 // tile beyond, where that ran faster (H200, bf16 NN: 1449^2 x 16-63 13.5-16.2 us against
 // 13.6-17.0, 2049 x 1024 x 16-63 12.4-15.2 against 13.1-16.2, 2049^2 18.6-25.2 against
-// 22.5-28.3; within two waves, 1001^2 and 2049 x 512, 1.05-1.15x slower).
+// 22.5-28.3; within two waves, 1001^2 and 2049 x 512, `.ahead` ran 1.05-1.15x faster).
 template <TilemmMmaInput kIn>
 struct MmaSyncConfigTable {
   static constexpr int kBK = kIn == TilemmMmaInput::TF32 ? 16 : 32;
@@ -137,7 +137,7 @@ struct MmaSyncConfigTable {
       {kIn, 128, 128, kBK, 2, 4, 2, TilemmMmaOperandLoad::ScalarRegisters, 1},
       // Any leading dimension, for small products, whose time is load latency: 8 warps of
       // 32 x 16, 32-element k-tiles (tf32 too) held 4 ahead, so k <= 128 is in flight at once
-      // (one block per SM: the held elements take up to ~100 registers a thread).
+      // (one block per SM: 128-179 registers a thread, most of them the held elements).
       {kIn, 64, 64, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1},
   };
   static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20, 0.08};

@@ -608,7 +608,8 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
   const std::string ahead32 = "mma_sync.tf32.64x64x32.w32x16.s5.ldg4.ahead";
   EXPECT_EQ(choice("bf16", 255, 255, 255, Op::T, Op::N), ahead16);
   EXPECT_EQ(choice("bf16", 512, 1024, 255, Op::N, Op::N), ahead16);  // 128 tiles
-  EXPECT_EQ(choice("bf16", 513, 1024, 255, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.tmastore.repack");  // 144 tiles
+  EXPECT_EQ(choice("bf16", 513, 1024, 255, Op::N, Op::N),
+            "wgmma.bf16.64x128x64.s8.persistent.tmastore.repack");  // 144 tiles: the copies
   EXPECT_EQ(choice("tf32", 255, 511, 127, Op::T, Op::N), ahead32);
   EXPECT_EQ(choice("tf32", 255, 511, 255, Op::T, Op::N), "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");
   EXPECT_EQ(choice("tf32", 255, 511, 255, Op::N, Op::N), ahead32);
@@ -625,7 +626,7 @@ TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
   EXPECT_EQ(choice("bf16", 100, 100, 100, Op::N, Op::N), "mma_sync.bf16" + ahead16);   // 6.6 against 9.6 (6.1)
   EXPECT_EQ(choice("bf16", 511, 511, 127, Op::N, Op::N), "mma_sync.bf16" + ahead16);   // 8.0 against 10.3 (10.7)
   EXPECT_EQ(choice("fp16", 703, 511, 255, Op::N, Op::N), "mma_sync.fp16" + ahead16);   // 10.5 against 11.0 (11.8)
-  EXPECT_EQ(choice("tf32", 255, 255, 127, Op::N, Op::T), ahead32);                     // 9.6 against 15.4 (7.3)
+  EXPECT_EQ(choice("tf32", 255, 255, 127, Op::N, Op::T), ahead32);                     // 9.8 against 15.2 (7.5)
   EXPECT_EQ(choice("tf32", 511, 511, 255, Op::T, Op::T), ahead32);                     // 11.3 against 16.0 (12.1)
   // ... and in place of the 128 x 128 scalar-load tile, within two waves.
   EXPECT_EQ(choice("bf16", 33, 511, 16, Op::N, Op::N), "mma_sync.bf16" + ahead16);     // 5.7 against 7.7 (9.0)
