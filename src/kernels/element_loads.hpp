@@ -1,6 +1,7 @@
-// How many 16-bit elements one load of an operand read element by element may take
-// (MmaOperandCopier::load_held): skinny_mma's `.ldgshort` short operand and mma_sync's
-// `.ahead` tiles. Host code: the launchers pick the kernel, the CPU tests check the rule.
+// Operands read element by element (MmaOperandCopier::load_held): how many 16-bit elements
+// one load may take (skinny_mma's `.ldgshort` short operand, mma_sync's `.ahead` tiles), and
+// the `.ahead` tile's size, which its configurations and auto's rules (repacking_stands_aside)
+// share. Host code: the launchers pick the kernel, the CPU tests check the rules.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,14 @@ inline int elements_per_load(const void* base, std::int64_t ld, std::int64_t con
     }
   }
   return 1;
+}
+
+// mma_sync's `.ahead` tile: rows and columns of C per block (64 x 64, one block per SM).
+inline constexpr int kAheadTile = 64;
+
+// The `.ahead` blocks a product of batch x m x n makes.
+inline std::int64_t ahead_tiles(std::int64_t m, std::int64_t n, std::int64_t batch) {
+  return ((m + kAheadTile - 1) / kAheadTile) * ((n + kAheadTile - 1) / kAheadTile) * batch;
 }
 
 }  // namespace tilemm::kernels

@@ -277,9 +277,9 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
   e.auto_priority = int(base);
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
+    const std::int64_t wave = std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>();
     if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead) {
       constexpr double kTakesShortK = 2470.0, kWithinTwoWaves = 2099.0;
-      const std::int64_t wave = std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>();
       if (dev.compute_capability() == 90 && p.k <= 32 && std::min(p.m, p.n) > 32 && tiles <= wave) {
         return kTakesShortK;
       }
@@ -287,7 +287,7 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
     }
     constexpr double kShareOfWgmmaRate = kCfg.input == TilemmMmaInput::TF32 ? 0.34 : 0.40;
     const double rate = dev.compute_capability() == 90 ? kShareOfWgmmaRate : 1.0;
-    const double eff = wave_efficiency(tiles, std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>());
+    const double eff = wave_efficiency(tiles, wave);
     return base + 100.0 * rate * relative_speed * eff;
   };
   e.can_implement = mma_sync_can_implement<kCfg>;

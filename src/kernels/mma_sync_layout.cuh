@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "core/problem.hpp"
+#include "kernels/element_loads.hpp"
 #include "ptx/cp_async.cuh"
 
 // See naive.cu: kernel configurations are global-namespace types for nvcc 13.
@@ -138,7 +139,7 @@ struct MmaSyncConfigTable {
       // Any leading dimension, for small products, whose time is load latency: 8 warps of
       // 32 x 16, 32-element k-tiles (tf32 too) held 4 ahead, so k <= 128 is in flight at once
       // (one block per SM: 128-179 registers a thread, most of them the held elements).
-      {kIn, 64, 64, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1},
+      {kIn, kAheadTile, kAheadTile, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1},
   };
   static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20, 0.08};
   static constexpr int kCount = int(sizeof(configs) / sizeof(configs[0]));

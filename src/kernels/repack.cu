@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "kernels/element_loads.hpp"
 #include "kernels/gemm_common.cuh"
 
 namespace tilemm::kernels {
@@ -221,10 +222,9 @@ bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes) {
   // 32 in flight cover k <= 128 in one round trip and k < 256 in two; tf32 TN and NT up to
   // k = 128 only: there TN's copies are plain, NT's tile reads both operands by 4-byte loads,
   // and at k = 255 it ran 0.92-1.10x as fast as the copying tile.
-  constexpr std::int64_t kAheadTile = 64, kAheadWave = 128;
+  constexpr std::int64_t kAheadWave = 128;
   const std::int64_t ahead_longest_k = element_bytes == 4 && p.opa != p.opb ? 128 : 255;
-  const std::int64_t ahead_tiles = ((p.m + kAheadTile - 1) / kAheadTile) * ((p.n + kAheadTile - 1) / kAheadTile);
-  const bool ahead_wave = ahead_tiles * p.batch <= kAheadWave && p.k <= ahead_longest_k;
+  const bool ahead_wave = ahead_tiles(p.m, p.n, p.batch) <= kAheadWave && p.k <= ahead_longest_k;
   return p.flops() < kSmallestRepackedFlops &&
          (tma_reads_operands_in_place(p, element_bytes) || p.k < shortest_repacked_k || ahead_wave);
 }
