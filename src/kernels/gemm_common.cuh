@@ -3,6 +3,7 @@
 // combinations. All index arithmetic is 64-bit: row * ld passes 2^31 on real problems.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
@@ -175,6 +176,47 @@ cudaError_t opt_in_dynamic_smem(std::int64_t bytes) {
   static const cudaError_t result =
       cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
   return result;
+}
+
+// A launch of `grid` whose CTAs along z form clusters of `cluster_z` (sm_90), or no
+// clusters when cluster_z is 1. The config points at `cluster`, which must outlive it.
+inline cudaLaunchConfig_t launch_config_in_clusters_along_z(dim3 grid, int threads, std::int64_t smem, int cluster_z,
+                                                            cudaLaunchAttribute* cluster, cudaStream_t stream) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = std::size_t(smem);
+  config.stream = stream;
+  cluster->id = cudaLaunchAttributeClusterDimension;
+  cluster->val.clusterDim.x = 1;
+  cluster->val.clusterDim.y = 1;
+  cluster->val.clusterDim.z = static_cast<unsigned>(cluster_z);
+  config.attrs = cluster;
+  config.numAttrs = cluster_z > 1 ? 1 : 0;
+  return config;
+}
+
+// How many clusters of `size` CTAs along z of kKernel (`threads` and `smem` bytes of
+// dynamic shared memory a CTA) the GPU holds at once (cudaOccupancyMaxActiveClusters; 0
+// when the query fails), for sizes up to kMost, asked once per kernel. A cluster's CTAs
+// must share one GPC, so clusters of 4 and 8 may fill fewer than the GPU's block slots.
+template <auto kKernel, int kMost>
+int resident_clusters_along_z(int size, int threads, std::int64_t smem) {
+  static const std::array<int, kMost + 1> resident = [&] {
+    std::array<int, kMost + 1> r{};
+    if (opt_in_dynamic_smem<kKernel>(smem) != cudaSuccess) return r;
+    for (int s = 2; s <= kMost; ++s) {
+      cudaLaunchAttribute cluster{};
+      const cudaLaunchConfig_t config =
+          launch_config_in_clusters_along_z(dim3(1, 1, unsigned(s)), threads, smem, s, &cluster, nullptr);
+      if (cudaOccupancyMaxActiveClusters(&r[s], kKernel, &config) != cudaSuccess) {
+        cudaGetLastError();
+        r[s] = 0;
+      }
+    }
+    return r;
+  }();
+  return size >= 0 && size <= kMost ? resident[size] : 0;
 }
 
 // true when ptr is a multiple of `bytes` (the launchers' alignment rules).

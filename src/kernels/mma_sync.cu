@@ -57,6 +57,12 @@
 //            k <= 128 is in flight at once, and makes 4x the blocks. Where both operands'
 //            pieces of 4 (2) elements are aligned and whole (lda = 100), the launcher runs it
 //            with 8-byte (4-byte) loads: 2 (4) instructions per chunk instead of 8.
+//   `.ahead.clusterk` (sm_90) the same tile for k past that (few tiles, k = 300-1023): k is
+//            cut into one slice per 128 (one round trip each, at most 8), the slices of a
+//            tile are the CTAs of one cluster along grid z, and their fp32 sums meet through
+//            distributed shared memory (mma_sum_cluster_slices, shared with skinny_mma):
+//            one launch, no workspace. The cluster costs ~1 us over `.ahead` at k = 255
+//            (10.7 against 10.0 us, bf16 255^3), so it takes only k beyond `.ahead`'s reach.
 // Requirements: compute capability 8.0 (cp.async, ldmatrix, bf16/tf32 mma); A, B, C
 // aligned to their element size; shared memory per block as the configuration needs.
 // Any m, n, k, op, batch.
@@ -73,6 +79,7 @@
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/mma_sync_tiles.cuh"
+#include "kernels/split_k_reduce.hpp"
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
 
@@ -108,15 +115,31 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
   const int b_off = FB::lane_offset(lane, warp_n0);
   const std::int64_t m0 = std::int64_t(blockIdx.x) * BM;
   const std::int64_t col_tiles = (p.n + BN - 1) / BN;
-  const std::int64_t k_tiles = (p.k + BK - 1) / BK;
+  // `.clusterk`: the CTAs of a cluster along z are one tile's k-slices (rank = slice), each
+  // ceil(k-tiles / slices) k-tiles long (split_k_slice_length, as the launcher counts them)
+  // and read through operands that start at the slice's first k, a multiple of BK, so that
+  // wider element loads stay aligned. Grid z is the batch times the slices.
+  std::int64_t k0 = 0, k_len = p.k;
+  int slices = 1;
+  if constexpr (kCfg.cluster_k) {
+#if __CUDA_ARCH__ >= 900
+    slices = int(ptx::cluster_nctarank());
+    const std::int64_t slice_length = ((p.k + BK - 1) / BK + slices - 1) / slices * BK;
+    k0 = std::int64_t(ptx::cluster_ctarank()) * slice_length;
+    k_len = std::max<std::int64_t>(0, std::min(slice_length, p.k - k0));
+#else
+    __trap();  // `.clusterk` requires compute capability 9.0; this build never runs it
+#endif
+  }
+  const std::int64_t k_tiles = (k_len + BK - 1) / BK;
 
-  for (std::int64_t b = blockIdx.z; b < p.batch; b += gridDim.z) {
-    const T* const A = static_cast<const T*>(p.A) + b * p.stride_a;
-    const T* const B = static_cast<const T*>(p.B) + b * p.stride_b;
-    const MmaOperandCopier<kCfg, BM, kAKContig, T> copy_a(p.lda, p.m, p.k, m0, tid);
+  for (std::int64_t b = blockIdx.z / slices; b < p.batch; b += gridDim.z / slices) {
+    const T* const A = static_cast<const T*>(p.A) + b * p.stride_a + (kAKContig ? k0 : k0 * p.lda);
+    const T* const B = static_cast<const T*>(p.B) + b * p.stride_b + (kBKContig ? k0 : k0 * p.ldb);
+    const MmaOperandCopier<kCfg, BM, kAKContig, T> copy_a(p.lda, p.m, k_len, m0, tid);
     for (std::int64_t ct = blockIdx.y; ct < col_tiles; ct += gridDim.y) {
       const std::int64_t n0 = ct * BN;
-      const MmaOperandCopier<kCfg, BN, kBKContig, T> copy_b(p.ldb, p.n, p.k, n0, tid);
+      const MmaOperandCopier<kCfg, BN, kBKContig, T> copy_b(p.ldb, p.n, k_len, n0, tid);
       float acc[kCfg.m_tiles()][kCfg.n_tiles()][4] = {};
 
       if constexpr (kCfg.load == TilemmMmaOperandLoad::AsyncCopy16) {
@@ -131,6 +154,18 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
                                                            stage_b, a_off, b_off, acc);
       }
 
+      if constexpr (kCfg.cluster_k) {
+        if (slices > 1) {
+          if (p.c_is_fp32) {
+            mma_sum_cluster_slices<kCfg>(p, static_cast<float*>(p.C) + b * p.stride_c, smem, acc, m0, n0, warp_m0,
+                                         warp_n0, lane, slices, false);
+          } else if constexpr (!std::is_same_v<T, float>) {
+            mma_sum_cluster_slices<kCfg>(p, static_cast<T*>(p.C) + b * p.stride_c, smem, acc, m0, n0, warp_m0,
+                                         warp_n0, lane, slices, false);
+          }
+          continue;
+        }
+      }
       const std::int64_t row0 = m0 + warp_m0, col0 = n0 + warp_n0;
       if (p.c_is_fp32) {
         mma_store_accumulators<kCfg>(p, static_cast<float*>(p.C) + b * p.stride_c, row0, col0, lane, acc, 1,
@@ -143,8 +178,9 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
   }
 }
 
+// slices > 1 (`.clusterk`): grid z holds each tile's k-slices as one cluster.
 template <TilemmMmaSyncConfig kCfg, bool kTA, bool kTB>
-cudaError_t launch_mma_sync_kernel(const dim3& grid, const MmaSyncParams& params, cudaStream_t stream) {
+cudaError_t launch_mma_sync_kernel(const dim3& grid, int slices, const MmaSyncParams& params, cudaStream_t stream) {
   const auto kernel = mma_sync_gemm<kCfg, kTA, kTB>;
   constexpr std::int64_t smem = kCfg.smem_bytes();
   // Above 48 KB a kernel must opt in to its dynamic shared memory, once per kernel.
@@ -154,8 +190,39 @@ cudaError_t launch_mma_sync_kernel(const dim3& grid, const MmaSyncParams& params
     opt_in_error = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   });
   if (opt_in_error != cudaSuccess) return opt_in_error;
-  kernel<<<grid, kCfg.threads(), smem, stream>>>(params);
-  return cudaGetLastError();
+  if constexpr (kCfg.cluster_k) {
+    cudaLaunchAttribute cluster{};
+    const cudaLaunchConfig_t config =
+        launch_config_in_clusters_along_z(grid, kCfg.threads(), smem, slices, &cluster, stream);
+    return cudaLaunchKernelEx(&config, kernel, params);
+  } else {
+    kernel<<<grid, kCfg.threads(), smem, stream>>>(params);
+    return cudaGetLastError();
+  }
+}
+
+template <TilemmMmaSyncConfig kCfg>
+int mma_sync_blocks_per_sm();
+
+// `.clusterk`'s k-slices per tile: one per round trip of the loads held ahead (stages - 1
+// k-tiles), at most 8 (a larger cluster is not portable), no more than keep every CTA of
+// the launch resident at once (one wave), and fewer where the GPU cannot hold a cluster per
+// tile at once; then as many as slices of split_k_slice_length's length make.
+template <TilemmMmaSyncConfig kCfg>
+int mma_sync_cluster_slices(const GemmProblem& p) {
+  constexpr int kMostSlices = kAheadMostSlices, kTilesPerTrip = kCfg.stages - 1;
+  static_assert(kTilesPerTrip * kCfg.bk == kAheadKPerTrip, "auto's rule counts the trips this launch cuts k into");
+  const std::int64_t tiles = std::int64_t(ceil_div_u(p.m, kCfg.bm)) * ceil_div_u(p.n, kCfg.bn) * p.batch;
+  const std::int64_t wave = std::int64_t(device_sm_count()) * mma_sync_blocks_per_sm<kCfg>();
+  const std::int64_t trips = ((p.k + kCfg.bk - 1) / kCfg.bk + kTilesPerTrip - 1) / kTilesPerTrip;
+  int slices = int(std::clamp<std::int64_t>(std::min(trips, wave / std::max<std::int64_t>(tiles, 1)), 1, kMostSlices));
+  constexpr auto kKernel = mma_sync_gemm<kCfg, false, false>;
+  while (slices > 1 && tiles > resident_clusters_along_z<kKernel, kMostSlices>(slices, kCfg.threads(),
+                                                                                kCfg.smem_bytes())) {
+    --slices;
+  }
+  const std::int64_t length = split_k_slice_length(p.k, slices, kCfg.bk);
+  return int((p.k + length - 1) / length);
 }
 
 template <TilemmMmaSyncConfig kCfg>
@@ -169,18 +236,23 @@ template <TilemmMmaSyncConfig kCfg>
 cudaError_t launch_mma_sync(const GemmProblem& prob, cudaStream_t stream) {
   const MmaSyncParams params = make_mma_sync_params(prob);
   const std::int64_t blocks_y = std::min<std::int64_t>((prob.n + kCfg.bn - 1) / kCfg.bn, 65535);
-  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), grid_z_for(prob.batch));
+  int slices = 1;
+  if constexpr (kCfg.cluster_k) slices = mma_sync_cluster_slices<kCfg>(prob);
+  const std::int64_t batch_z = std::min<std::int64_t>(prob.batch, kMaxGridZ / slices);
+  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), static_cast<unsigned>(batch_z * slices));
   return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
     if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead && kCfg.element_bytes() == 2) {
       // The registered tile loads one element at a time; where every 4 (2) element piece of
       // both operands' chunks is aligned and whole, the same tile with 8-byte (4-byte) loads.
-      const int elements =
-          std::min(elements_per_load(prob.A, prob.lda, kTA ? prob.k : prob.m, prob.stride_a, prob.batch),
-                   elements_per_load(prob.B, prob.ldb, kTB ? prob.n : prob.k, prob.stride_b, prob.batch));
-      if (elements == 4) return launch_mma_sync_kernel<with_elements_per_load<kCfg>(4), kTA, kTB>(grid, params, stream);
-      if (elements == 2) return launch_mma_sync_kernel<with_elements_per_load<kCfg>(2), kTA, kTB>(grid, params, stream);
+      const int elements = operands_elements_per_load(prob);
+      if (elements == 4) {
+        return launch_mma_sync_kernel<with_elements_per_load<kCfg>(4), kTA, kTB>(grid, slices, params, stream);
+      }
+      if (elements == 2) {
+        return launch_mma_sync_kernel<with_elements_per_load<kCfg>(2), kTA, kTB>(grid, slices, params, stream);
+      }
     }
-    return launch_mma_sync_kernel<kCfg, kTA, kTB>(grid, params, stream);
+    return launch_mma_sync_kernel<kCfg, kTA, kTB>(grid, slices, params, stream);
   });
 }
 
@@ -200,13 +272,13 @@ std::string mma_sync_name() {
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warp_tile_m()) +
          "x" + std::to_string(kCfg.warp_tile_n()) + ".s" + std::to_string(kCfg.stages) +
          (async ? ".cp16" : (kCfg.element_bytes() == 2 ? ".ldg2" : ".ldg4")) +
-         (kCfg.load == TilemmMmaOperandLoad::RegistersAhead ? ".ahead" : "");
+         (kCfg.load == TilemmMmaOperandLoad::RegistersAhead ? ".ahead" : "") + (kCfg.cluster_k ? ".clusterk" : "");
 }
 
 template <TilemmMmaSyncConfig kCfg>
 std::string mma_sync_can_implement(const GemmProblem& p, const DeviceInfo& dev) {
   std::string r = require_tensor_core_types<kCfg.input>(p);
-  if (r.empty()) r = require_compute_capability(dev, 80);
+  if (r.empty()) r = require_compute_capability(dev, kCfg.cluster_k ? 90 : 80);
   if (!r.empty()) return r;
   if (kCfg.smem_bytes() > dev.smem_per_block_optin) {
     return "needs " + std::to_string(kCfg.smem_bytes()) + " bytes of shared memory per block, device allows " +
@@ -243,13 +315,18 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
               (kAsync  ? std::to_string(kCfg.stages) + "-stage swizzled cp.async ring"
                : kAhead ? "swizzled buffers filled by element loads held " + std::to_string(kCfg.stages - 1) +
                              " k-tiles ahead (any leading dimension; small products)"
-                        : std::string("swizzled buffers filled by scalar loads (any leading dimension)"));
+                        : std::string("swizzled buffers filled by scalar loads (any leading dimension)")) +
+              (kCfg.cluster_k ? ", k split across the CTAs of a cluster and summed through distributed shared memory"
+                              : "");
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
-  e.min_compute_capability = 80;
+  e.min_compute_capability = kCfg.cluster_k ? 90 : 80;
   const std::string ce = std::to_string(kCfg.chunk_elements());
   e.requirements = kAsync ? "compute capability 8.0; A and B 16-byte aligned, lda/ldb (and batch strides) "
                             "multiples of " + ce + " elements"
-                          : std::string("compute capability 8.0; A, B, C aligned to their element size");
+                   : kCfg.cluster_k ? std::string("compute capability 9.0 (clusters); A, B, C aligned to their element "
+                                                  "size; at most 8 k-slices, one cluster per tile, summed without a "
+                                                  "workspace")
+                                    : std::string("compute capability 8.0; A, B, C aligned to their element size");
   e.arithmetic_intensity = double(kCfg.bm) * kCfg.bn / (double(kCfg.bm + kCfg.bn) * kCfg.element_bytes() / 2.0);
   e.auto_eligible = true;
   // Above every CUDA-core kernel (scores <= 1100); they never compete anyway, since only
@@ -278,7 +355,14 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
     const std::int64_t wave = std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>();
-    if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead) {
+    if constexpr (kCfg.cluster_k) {
+      // k past `.ahead`'s reach, one slice per round trip, all in one wave (ahead_cluster_k_takes,
+      // where repacking_stands_aside leaves such products to it): just above `.ahead`.
+      constexpr double kSplitsLongK = 2099.5;
+      return dev.compute_capability() == 90 && ahead_cluster_k_takes(p, kCfg.element_bytes(), dev.sm_count)
+                 ? kSplitsLongK
+                 : 0.0;
+    } else if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead) {
       constexpr double kTakesShortK = 2470.0, kWithinTwoWaves = 2099.0;
       if (dev.compute_capability() == 90 && p.k <= 32 && std::min(p.m, p.n) > 32 && tiles <= wave) {
         return kTakesShortK;

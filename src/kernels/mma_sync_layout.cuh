@@ -33,6 +33,10 @@ struct TilemmMmaSyncConfig {
   // RegistersAhead: elements per load of both operands, 1 (any address) or, 16-bit only, 2
   // or 4 (the launcher's choice where the operands allow it); 0 for the other loads.
   int elements_per_load = 0;
+  // RegistersAhead on sm_90 (`.clusterk`): a tile's k cut into slices, one CTA of a cluster
+  // each, summed through distributed shared memory (mma_sum_cluster_slices); the launcher
+  // picks the slice count.
+  bool cluster_k = false;
 
   consteval int element_bytes() const { return input == TilemmMmaInput::TF32 ? 4 : 2; }
   consteval int chunk_elements() const { return 16 / element_bytes(); }  // one 16-byte chunk
@@ -61,6 +65,8 @@ struct TilemmMmaSyncConfig {
                 ? stages >= 3 && (elements_per_load == 1 || (element_bytes() == 2 && (elements_per_load == 2 ||
                                                                                       elements_per_load == 4)))
                 : elements_per_load == 0) &&
+           // the drained ring holds the tile's fp32 sums
+           (!cluster_k || (load == TilemmMmaOperandLoad::RegistersAhead && smem_bytes() >= 4 * bm * bn)) &&
            threads() <= 1024 && bm * bk / ce % threads() == 0 && bn * bk / ce % threads() == 0 &&
            min_blocks_per_sm >= 1;
   }
@@ -140,8 +146,11 @@ struct MmaSyncConfigTable {
       // 32 x 16, 32-element k-tiles (tf32 too) held 4 ahead, so k <= 128 is in flight at once
       // (one block per SM: 128-179 registers a thread, most of them the held elements).
       {kIn, kAheadTile, kAheadTile, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1},
+      // The same with k cut into slices, one CTA of a cluster each (sm_90, `.clusterk`), for
+      // small products whose k takes more than one round trip of the loads held ahead.
+      {kIn, kAheadTile, kAheadTile, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1, true},
   };
-  static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20, 0.08};
+  static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20, 0.08, 0.08};
   static constexpr int kCount = int(sizeof(configs) / sizeof(configs[0]));
 };
 

@@ -1,14 +1,15 @@
 // The warp-level mma.sync building blocks shared by the kernels that feed tensor cores
 // from swizzled shared-memory stages (mma_sync.cu explains the design; skinny_mma.cu reuses
 // it for products with few rows): the kernel arguments, the fragment reads, one stage's
-// mma.sync, the two main loops (the cp.async ring and the register-staged double buffer),
-// and the predicated epilogue.
+// mma.sync, the main loops (the cp.async ring, the register-staged double buffer and the
+// loads held ahead), the predicated epilogue, and the sum of k-slices across a cluster.
 #pragma once
 
 #include <cstdint>
 
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
+#include "ptx/cluster.cuh"
 #include "ptx/cp_async.cuh"
 #include "ptx/cvt.cuh"
 #include "ptx/ldmatrix.cuh"
@@ -168,6 +169,64 @@ __device__ __forceinline__ void mma_store_accumulators(const MmaSyncParams& p, C
           store_alpha_beta(C + row * row_stride + col * col_stride, acc[i][j][2 * half + e], p.alpha, p.beta);
         }
     }
+}
+
+// `.clusterk`'s ending (skinny_mma, mma_sync's `.ahead.clusterk`): the k-slices of a tile
+// are the `slices` CTAs of one cluster (cluster rank = slice). Each CTA leaves its fp32
+// accumulators in its own shared memory (the drained ring); after a cluster barrier, CTA r
+// sums the r-th share of the tile's elements over every slice's copy through distributed
+// shared memory, in slice order (the order split_k_reduce adds the partials in, so the bits
+// are the same), and stores alpha * sum + beta * C, in the caller's layout (store_transposed:
+// the tile is of the caller's product transposed, skinny_orientation). m0, n0: the tile's
+// first row and column; warp_m0, warp_n0: the warp's within it.
+template <TilemmMmaSyncConfig kCfg, class CT>
+__device__ __forceinline__ void mma_sum_cluster_slices(const MmaSyncParams& p, CT* C, char* smem,
+                                                       const float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4],
+                                                       std::int64_t m0, std::int64_t n0, int warp_m0, int warp_n0,
+                                                       int lane, int slices, bool store_transposed) {
+#if __CUDA_ARCH__ >= 900
+  const std::int64_t row_stride = store_transposed ? p.ldc : 1, col_stride = store_transposed ? 1 : p.ldc;
+  constexpr int BM = kCfg.bm, BN = kCfg.bn, kElements = BM * BN;
+  // Consecutive elements are consecutive addresses of C: along the oriented tile's columns
+  // (C's rows) when stored transposed, else down its columns.
+  const auto index = [&](int row, int col) { return store_transposed ? row * BN + col : col * BM + row; };
+  float* const tile = reinterpret_cast<float*>(smem);
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int i = 0; i < kCfg.m_tiles(); ++i)
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+#pragma unroll
+      for (int j = 0; j < kCfg.n_tiles(); ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          tile[index(warp_m0 + 16 * i + 8 * half + g, warp_n0 + 8 * j + 2 * t + e)] = acc[i][j][2 * half + e];
+  // Every slice's sums are written (release) before any CTA reads them (acquire).
+  ptx::cluster_arrive();
+  ptx::cluster_wait();
+  const int rank = int(ptx::cluster_ctarank());
+  const int share = (kElements + slices - 1) / slices;
+  const int end = std::min(kElements, (rank + 1) * share);
+  const unsigned tile_address = ptx::shared_address(tile);
+  for (int e = rank * share + int(threadIdx.x); e < end; e += kCfg.threads()) {
+    float sum = 0.0f;
+    for (int s = 0; s < slices; ++s)
+      sum += ptx::ld_shared_cluster_f32(ptx::cluster_map_shared(tile_address + 4u * unsigned(e), unsigned(s)));
+    const int row = store_transposed ? e / BN : e % BM;
+    const int col = store_transposed ? e % BN : e / BM;
+    if (m0 + row < p.m && n0 + col < p.n)
+      store_alpha_beta(C + (m0 + row) * row_stride + (n0 + col) * col_stride, sum, p.alpha, p.beta);
+  }
+  // A CTA's shared memory must outlive its peers' reads of it. Relaxed: every value read
+  // above has already been used by a store, so the reads are complete.
+  ptx::cluster_arrive_relaxed();
+  ptx::cluster_wait();
+#else
+  // The `.clusterk` entries require compute capability 9.0; this build never runs them.
+  (void)p, (void)C, (void)smem, (void)acc, (void)m0, (void)n0, (void)warp_m0, (void)warp_n0, (void)lane, (void)slices,
+      (void)store_transposed;
+  __trap();
+#endif
 }
 
 // The cp.async ring over k-tiles [0, k_tiles) of one block tile: S - 1 tiles in flight

@@ -211,22 +211,44 @@ bool tma_reads_operands_in_place(const GemmProblem& p, std::int64_t element_byte
          columns_aligned16(p.B, p.ldb, p.stride_b, p.batch, element_bytes);
 }
 
-bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes) {
+bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes, const DeviceInfo& dev) {
   constexpr double kSmallestRepackedFlops = 2.0 * 512.0 * 512.0 * 512.0;
   // tf32 keeps k = 128 outside TN, as measured (repack.hpp): there wgmma's copies transpose
   // an operand in a launch of its own, and wgmma_rs's copying tile, which copies TT plainly,
   // still ran slower than the scalar loads.
   const bool tf32_outside_tn = element_bytes == 4 && !(p.opa == Op::T && p.opb == Op::N);
   const std::int64_t shortest_repacked_k = tf32_outside_tn ? 128 : 64;
-  // One wave of mma_sync's `.ahead` tile (64 x 64, one block per SM), whose 4 k-tiles of
-  // 32 in flight cover k <= 128 in one round trip and k < 256 in two; tf32 TN and NT up to
-  // k = 128 only: there TN's copies are plain, NT's tile reads both operands by 4-byte loads,
-  // and at k = 255 it ran 0.92-1.10x as fast as the copying tile.
-  constexpr std::int64_t kAheadWave = 128;
-  const std::int64_t ahead_longest_k = element_bytes == 4 && p.opa != p.opb ? 128 : 255;
-  const bool ahead_wave = ahead_tiles(p.m, p.n, p.batch) <= kAheadWave && p.k <= ahead_longest_k;
+  // One wave of mma_sync's `.ahead` tile (64 x 64, one block per SM: sm_count tiles), whose
+  // 4 k-tiles of 32 in flight cover k <= 128 in one round trip and k <= 256 in two (tf32 NT:
+  // one, ahead_longest_k).
+  const std::int64_t ahead_wave_tiles = dev.sm_count;
+  const std::int64_t tiles = ahead_tiles(p.m, p.n, p.batch);
+  const bool ahead_wave = tiles <= ahead_wave_tiles && p.k <= ahead_longest_k(p, element_bytes);
+  // Two waves of it for 16-bit operands with k <= 128 (one round trip of loads per tile),
+  // where its second wave costs less than the copies: both operands on 8-byte loads, or
+  // copies of 2 MiB and more (H200, docs/ladder.md, "Two waves of the tile held ahead":
+  // the second wave cost 2-4 us, the copies 2 us and a launch plus their bytes; bf16 TN
+  // 1004^2 x 100, 8-byte loads, 9.3 against 11.3 us copied; 127^3 x 40, 2.6 MB of copies,
+  // 12.4 against 13.7; 1001^2 x 127, 0.5 MB, 12.4 against 10.9: copied).
+  constexpr double kAheadOutrunsCopiesBytes = 2.0 * 1024 * 1024;
+  const auto unreadable_bytes = [&](const void* base, std::int64_t ld, std::int64_t stride, std::int64_t rows,
+                                    std::int64_t cols) {
+    return columns_aligned16(base, ld, stride, p.batch, element_bytes)
+               ? 0.0
+               : double(rows) * double(cols) * double(p.batch) * double(element_bytes);
+  };
+  const double copied_bytes = unreadable_bytes(p.A, p.lda, p.stride_a, p.a_rows(), p.a_cols()) +
+                              unreadable_bytes(p.B, p.ldb, p.stride_b, p.b_rows(), p.b_cols());
+  const bool ahead_two_waves = element_bytes == 2 && tiles <= 2 * ahead_wave_tiles && p.k <= 128 &&
+                               (operands_elements_per_load(p) == 4 || copied_bytes >= kAheadOutrunsCopiesBytes);
+  // Past that k, on Hopper, the same tile with k cut into slices summed across a cluster
+  // (`.ahead.clusterk`), where each slice is one round trip and all fit in one wave (H200,
+  // docs/ladder.md, "k cut across a cluster": bf16 127^2 x 1023 9.5 against 12.7 us copied,
+  // tf32 383^3 NN 11.5 against 16.1).
+  const bool ahead_cluster_k = dev.compute_capability() == 90 && ahead_cluster_k_takes(p, element_bytes, dev.sm_count);
   return p.flops() < kSmallestRepackedFlops &&
-         (tma_reads_operands_in_place(p, element_bytes) || p.k < shortest_repacked_k || ahead_wave);
+         (tma_reads_operands_in_place(p, element_bytes) || p.k < shortest_repacked_k || ahead_wave ||
+          ahead_two_waves || ahead_cluster_k);
 }
 
 double product_share_after_copies(const GemmProblem& p, std::int64_t element_bytes, const AlignedOperandsPlan& plan,

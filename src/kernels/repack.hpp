@@ -16,6 +16,7 @@
 
 #include "core/problem.hpp"
 #include "kernels/workspace.hpp"
+#include "registry/registry.hpp"
 
 namespace tilemm::kernels {
 
@@ -32,18 +33,21 @@ struct RepackedOperand {
 // measured below that size); or whose k is under 64 (under 128 for tf32 outside TN, whose
 // copies transpose an operand first: 64 <= k < 128 ran 0.75-1.18x of the 128 x 128 scalar-load
 // tile in NN and NT, and in TT 0.69-0.91x where the score took wgmma_rs's 128 x 256 copying
-// tile); or whose k is under 256 (tf32 TN and NT: at most 128) with at most 128 tiles of 64 x
-// 64, one wave of mma_sync's `.ahead` tile on the H100 and H200. Measured on the H200
+// tile); or whose k is at most 256 (tf32 NT: 128; ahead_longest_k) with at most sm_count tiles
+// of 64 x 64, one wave of mma_sync's `.ahead` tile (one block per SM); or, 16-bit operands with k
+// <= 128, two waves of it where both operands take 8-byte loads or the copies would move 2 MiB
+// or more (docs/ladder.md, "Two waves of the tile held ahead"); or, on Hopper, k past those
+// bounds where `.ahead.clusterk` takes the product (ahead_cluster_k_takes). Measured on the H200
 // (docs/ladder.md, "Small products with an odd leading dimension", "The product as the copy's
 // programmatic dependent", "Small products by element loads held ahead"): with an operand the
 // TMA cannot read, a `.repack` call costs its copies and one launch more, ~9-10 us in all for
 // such products, while the `.ahead` tile holds 128 k of element loads in flight: bf16 100^3 6.6
 // against 9.6 us, 127 x 127 to 703 x 703 x 127 7.7-8.4 against 9.7-10.7, k = 255 1.02-1.09x
-// faster, 511^3 14.8 against 11.5 (the copies win); tf32 NN 255^3 11.0 against 15.1 (TN and NT
-// at k = 255 0.92-1.10x). The 128 x 128 scalar-load tile (`.ldg2`, `.ldg4`) walks k one round
+// faster, 511^3 14.8 against 11.5 (the copies win); tf32 NN 255^3 11.0 against 15.1 (TN at k =
+// 150-255 0.89-1.17x, NT at k = 255 0.92-1.10x). The 128 x 128 scalar-load tile (`.ldg2`, `.ldg4`) walks k one round
 // trip per k-tile on one block per 128 x 128 (bf16 33 x 1024 x 2048 113.6 us against 18.7
 // copied), which is why larger products with an unreadable operand are copied from k = 64.
-bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes);
+bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes, const DeviceInfo& dev);
 
 // Whether the TMA reads both operands in place: 16-byte aligned, with leading dimensions
 // and batch strides of whole 16 bytes (the `.repack` entries copy the others).

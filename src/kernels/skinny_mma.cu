@@ -123,61 +123,6 @@ struct TilemmSkinnyMmaConfig {
 
 namespace tilemm::kernels {
 
-// `.clusterk`'s ending: the k-slices of a tile are the CTAs of one cluster along grid z
-// (cluster rank = slice). Each CTA leaves its fp32 accumulators in its own shared memory
-// (the drained ring); after a cluster barrier, CTA r sums the r-th share of the tile's
-// elements over every slice's copy through distributed shared memory, in slice order (the
-// order split_k_reduce adds the partials in, so the bits are the same), and stores
-// alpha * sum + beta * C, in the caller's layout (store_transposed: see skinny_mma_gemm).
-template <TilemmSkinnyMmaConfig kCfg, class CT>
-__device__ __forceinline__ void skinny_mma_sum_cluster_slices(
-    const MmaSyncParams& p, CT* C, char* smem, const float (&acc)[kCfg.tile().m_tiles()][kCfg.tile().n_tiles()][4],
-    std::int64_t m0, std::int64_t n0, int warp_n0, int lane, bool store_transposed) {
-#if __CUDA_ARCH__ >= 900
-  const std::int64_t row_stride = store_transposed ? p.ldc : 1, col_stride = store_transposed ? 1 : p.ldc;
-  constexpr TilemmMmaSyncConfig kTile = kCfg.tile();
-  constexpr int BM = kCfg.bm, BN = kCfg.bn, kElements = BM * BN;
-  // Consecutive elements are consecutive addresses of C: along the oriented tile's columns
-  // (C's rows) when stored transposed, else down its columns.
-  const auto index = [&](int row, int col) { return store_transposed ? row * BN + col : col * BM + row; };
-  float* const tile = reinterpret_cast<float*>(smem);
-  const int g = lane / 4, t = lane % 4;
-#pragma unroll
-  for (int i = 0; i < kTile.m_tiles(); ++i)
-#pragma unroll
-    for (int half = 0; half < 2; ++half)
-#pragma unroll
-      for (int j = 0; j < kTile.n_tiles(); ++j)
-#pragma unroll
-        for (int e = 0; e < 2; ++e)
-          tile[index(16 * i + 8 * half + g, warp_n0 + 8 * j + 2 * t + e)] = acc[i][j][2 * half + e];
-  // Every slice's sums are written (release) before any CTA reads them (acquire).
-  ptx::cluster_arrive();
-  ptx::cluster_wait();
-  const int slices = int(gridDim.z), rank = int(ptx::cluster_ctarank());
-  const int share = (kElements + slices - 1) / slices;
-  const int end = std::min(kElements, (rank + 1) * share);
-  const unsigned tile_address = ptx::shared_address(tile);
-  for (int e = rank * share + int(threadIdx.x); e < end; e += kCfg.threads()) {
-    float sum = 0.0f;
-    for (int s = 0; s < slices; ++s)
-      sum += ptx::ld_shared_cluster_f32(ptx::cluster_map_shared(tile_address + 4u * unsigned(e), unsigned(s)));
-    const int row = store_transposed ? e / BN : e % BM;
-    const int col = store_transposed ? e % BN : e / BM;
-    if (m0 + row < p.m && n0 + col < p.n)
-      store_alpha_beta(C + (m0 + row) * row_stride + (n0 + col) * col_stride, sum, p.alpha, p.beta);
-  }
-  // A CTA's shared memory must outlive its peers' reads of it. Relaxed: every value read
-  // above has already been used by a store, so the reads are complete.
-  ptx::cluster_arrive_relaxed();
-  ptx::cluster_wait();
-#else
-  // The `.clusterk` entries require compute capability 9.0; this build never runs them.
-  (void)p, (void)C, (void)smem, (void)acc, (void)m0, (void)n0, (void)warp_n0, (void)lane, (void)store_transposed;
-  __trap();
-#endif
-}
-
 // One block per (row tile, column tile, k-slice) = blockIdx (x, y, z) of the oriented
 // product p. Without split.partial the block stores C = alpha * acc + beta * C itself;
 // with it, its raw fp32 partial product into slice z of split.partial (the caller's m x n,
@@ -237,11 +182,11 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   if constexpr (kCfg.cluster_k) {
     if (gridDim.z > 1) {
       if (p.c_is_fp32) {
-        skinny_mma_sum_cluster_slices<kCfg>(p, static_cast<float*>(p.C), smem, acc, m0, n0, warp_n0, lane,
-                                            store_transposed);
+        mma_sum_cluster_slices<kTile>(p, static_cast<float*>(p.C), smem, acc, m0, n0, 0, warp_n0, lane,
+                                      int(gridDim.z), store_transposed);
       } else if constexpr (!std::is_same_v<T, float>) {
-        skinny_mma_sum_cluster_slices<kCfg>(p, static_cast<T*>(p.C), smem, acc, m0, n0, warp_n0, lane,
-                                            store_transposed);
+        mma_sum_cluster_slices<kTile>(p, static_cast<T*>(p.C), smem, acc, m0, n0, 0, warp_n0, lane, int(gridDim.z),
+                                      store_transposed);
       }
       return;
     }
@@ -289,48 +234,6 @@ int skinny_mma_slices(const GemmProblem& p, int sm_count) {
                         kCfg.async_copies() ? 4 : 2, kCfg.async_copies() ? 16 : 32);
 }
 
-// The launch of `slices` k-slices per tile: `.clusterk` makes each tile's slices one
-// cluster along grid z.
-template <TilemmSkinnyMmaConfig kCfg>
-cudaLaunchConfig_t skinny_mma_launch_config(dim3 grid, int slices, cudaLaunchAttribute* cluster, cudaStream_t stream) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = dim3(kCfg.threads());
-  config.dynamicSmemBytes = std::size_t(skinny_mma_smem_bytes<kCfg>());
-  config.stream = stream;
-  cluster->id = cudaLaunchAttributeClusterDimension;
-  cluster->val.clusterDim.x = 1;
-  cluster->val.clusterDim.y = 1;
-  cluster->val.clusterDim.z = static_cast<unsigned>(slices);
-  config.attrs = cluster;
-  config.numAttrs = kCfg.cluster_k && slices > 1 ? 1 : 0;
-  return config;
-}
-
-// `.clusterk`: how many clusters of `slices` CTAs the GPU holds at once
-// (cudaOccupancyMaxActiveClusters; 0 when the query fails), per slice count, asked once. A
-// cluster's CTAs must share one GPC, so clusters of 4 and 8 may fill fewer than the
-// GPU's block slots.
-template <TilemmSkinnyMmaConfig kCfg>
-int skinny_mma_resident_clusters(int slices) {
-  constexpr int kMost = TilemmSkinnyMmaConfig::kMostClusterSlices;
-  static const std::array<int, kMost + 1> resident = [] {
-    std::array<int, kMost + 1> r{};
-    constexpr auto kernel = skinny_mma_gemm<kCfg, false, false>;
-    if (opt_in_dynamic_smem<kernel>(skinny_mma_smem_bytes<kCfg>()) != cudaSuccess) return r;
-    for (int s = 2; s <= kMost; ++s) {
-      cudaLaunchAttribute cluster{};
-      const cudaLaunchConfig_t config = skinny_mma_launch_config<kCfg>(dim3(1, 1, unsigned(s)), s, &cluster, nullptr);
-      if (cudaOccupancyMaxActiveClusters(&r[s], kernel, &config) != cudaSuccess) {
-        cudaGetLastError();
-        r[s] = 0;
-      }
-    }
-    return r;
-  }();
-  return slices >= 0 && slices <= kMost ? resident[slices] : 0;
-}
-
 template <TilemmSkinnyMmaConfig kCfg, bool kTA, bool kTB>
 cudaError_t launch_skinny_mma_kernel(dim3 grid, int slices, const MmaSyncParams& params, const SplitKSlices& split,
                                      bool store_transposed, cudaStream_t stream) {
@@ -338,8 +241,10 @@ cudaError_t launch_skinny_mma_kernel(dim3 grid, int slices, const MmaSyncParams&
   constexpr std::int64_t smem = skinny_mma_smem_bytes<kCfg>();
   const cudaError_t opted_in = opt_in_dynamic_smem<kernel>(smem);
   if (opted_in != cudaSuccess) return opted_in;
+  // `.clusterk`: each tile's slices are one cluster along grid z.
   cudaLaunchAttribute cluster{};
-  const cudaLaunchConfig_t config = skinny_mma_launch_config<kCfg>(grid, slices, &cluster, stream);
+  const cudaLaunchConfig_t config =
+      launch_config_in_clusters_along_z(grid, kCfg.threads(), smem, kCfg.cluster_k ? slices : 1, &cluster, stream);
   return cudaLaunchKernelEx(&config, kernel, params, split, store_transposed);
 }
 
@@ -359,7 +264,11 @@ cudaError_t launch_skinny_mma(const GemmProblem& caller, cudaStream_t stream) {
     // launches of 128 CTAs 1.05-1.14x faster.
     const std::int64_t tiles = std::int64_t(ceil_div_u(prob.m, kCfg.bm)) * ceil_div_u(prob.n, kCfg.bn);
     wanted = std::min(wanted, TilemmSkinnyMmaConfig::kMostClusterSlices);
-    while (wanted > 1 && tiles > skinny_mma_resident_clusters<kCfg>(wanted)) --wanted;
+    constexpr auto kKernel = skinny_mma_gemm<kCfg, false, false>;
+    while (wanted > 1 && tiles > resident_clusters_along_z<kKernel, TilemmSkinnyMmaConfig::kMostClusterSlices>(
+                                     wanted, kCfg.threads(), skinny_mma_smem_bytes<kCfg>())) {
+      --wanted;
+    }
   }
   if (wanted > 1) {
     split.k_per_slice = split_k_slice_length(prob.k, wanted, kCfg.bk);

@@ -1517,7 +1517,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // `.swapab` computes a product with fewer columns than rows (its can_implement) as the
     // few-row product of its transpose, and is scored on that.
     const GemmProblem p = kCfg.swap_ab ? skinny_orientation(caller) : caller;
-    if (kRepack && repacking_stands_aside(p, kCfg.element_bytes())) return kNotChosen;
+    if (kRepack && repacking_stands_aside(p, kCfg.element_bytes(), dev)) return kNotChosen;
     // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
     // rules (2450-2460); where they only replace the 64 x 64 ping-pong tile, scored below as it.
     if constexpr (kCfg.bm == 32) {

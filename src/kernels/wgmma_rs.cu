@@ -724,7 +724,7 @@ KernelEntry make_wgmma_rs_entry(double sm_flops_per_second) {
       }
       return base + 100.0 * wgmma_rs_share_of_peak<kCfg>(p, dev, sm_flops_per_second);
     }
-    if (repacking_stands_aside(p, 4)) return 1990.0;
+    if (repacking_stands_aside(p, 4, dev)) return 1990.0;
     GemmProblem run = p;  // NT and TN run as NN once one operand is transposed
     if (p.opa != p.opb) run.opa = run.opb = Op::N;
     const WgmmaRsExtents d = wgmma_rs_extents(run);

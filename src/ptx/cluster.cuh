@@ -16,6 +16,13 @@ __device__ __forceinline__ unsigned cluster_ctarank() {
   return r;
 }
 
+// The number of CTAs in this CTA's cluster (%cluster_nctarank; 1 when launched without clusters).
+__device__ __forceinline__ unsigned cluster_nctarank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(r));
+  return r;
+}
+
 // barrier.cluster.arrive.relaxed: this thread has arrived at the cluster barrier, with no
 // ordering of its earlier memory accesses. Paired with fence.mbarrier_init.release.cluster
 // it is how barrier initializations are published to the cluster; the default

@@ -596,17 +596,20 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
   EXPECT_EQ(choice("bf16", 1024, 33, 1024, Op::N, Op::T), "wgmma.bf16" + split_k);   // 13.0 against 47.5 (13.6)
   // tf32 on the same tiles with repacking (A transposed in NN), also above 2 * 512^3 FLOP.
   const std::string tf32_split_k = "wgmma.tf32.64x128x32.s8.persistent.splitk.repack";
-  EXPECT_EQ(choice("tf32", 33, 1024, 1024, Op::N, Op::N), tf32_split_k);  // 14.2 against 68.4 (11.5)
+  // (33 x 1024 x 1024 NN: 16 tiles of 64 x 64, its 8 round trips cut across clusters since stop 57,
+  // 12.2 against 13.2 for this split-K tile, cuBLAS 11.8; AutoCutsLongKAcrossAClusterForFewTiles.)
+  EXPECT_EQ(choice("tf32", 33, 1024, 1024, Op::N, Op::N), "mma_sync.tf32.64x64x32.w32x16.s5.ldg4.ahead.clusterk");
   EXPECT_EQ(choice("tf32", 33, 4096, 4096, Op::N, Op::N), tf32_split_k);  // 29.6 against 91.8 (38.5)
   EXPECT_EQ(choice("tf32", 4093, 33, 4096, Op::N, Op::N),
             "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");  // 70.0 against 118.9 (39.6)
   // Where the TMA reads both operands, tf32 keeps wgmma_rs in place.
   EXPECT_EQ(choice("tf32", 44, 1024, 1024, Op::N, Op::N), "wgmma_rs.tf32.128x64x32.s8.persistent.tmastore.splitk");
-  // Smaller products (k < 256, at most 128 tiles of 64 x 64; tf32 TN and NT k <= 128) go to
-  // mma_sync's `.ahead` tile (the next test); just past those bounds, the copies.
-  EXPECT_EQ(choice("bf16", 513, 1024, 255, Op::N, Op::N),
-            "wgmma.bf16.64x128x64.s8.persistent.tmastore.repack");  // 144 tiles
-  EXPECT_EQ(choice("tf32", 255, 511, 255, Op::T, Op::N), "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack");
+  // Smaller products (k <= 256, at most one tile of 64 x 64 per SM; tf32 NT k <= 128) go to
+  // mma_sync's `.ahead` tile (the next test), longer k on few tiles to `.ahead.clusterk`
+  // (AutoCutsLongKAcrossAClusterForFewTiles); just past those bounds, the copies: 144 tiles,
+  // and tf32 TN k = 257 on 64 tiles (three round trips, room for two slices).
+  EXPECT_EQ(choice("bf16", 513, 1024, 255, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.tmastore.repack");
+  EXPECT_EQ(choice("tf32", 511, 511, 257, Op::T, Op::N).find("mma_sync"), std::string::npos);
 }
 
 TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
@@ -616,15 +619,19 @@ TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
   const auto choice = typed_auto_choice;
   const std::string ahead16 = ".64x64x32.w32x16.s5.ldg2.ahead";
   const std::string ahead32 = "mma_sync.tf32.64x64x32.w32x16.s5.ldg4.ahead";
-  // An operand the TMA cannot read, k < 256, one wave: in place of the copies.
+  // An operand the TMA cannot read, k <= 256, one wave: in place of the copies.
   EXPECT_EQ(choice("bf16", 100, 100, 100, Op::N, Op::N), "mma_sync.bf16" + ahead16);   // 6.6 against 9.6 (6.1)
   EXPECT_EQ(choice("bf16", 511, 511, 127, Op::N, Op::N), "mma_sync.bf16" + ahead16);   // 8.0 against 10.3 (10.7)
   EXPECT_EQ(choice("fp16", 703, 511, 255, Op::N, Op::N), "mma_sync.fp16" + ahead16);   // 10.5 against 11.0 (11.8)
   EXPECT_EQ(choice("tf32", 255, 255, 127, Op::N, Op::T), ahead32);                     // 9.8 against 15.2 (7.5)
   EXPECT_EQ(choice("tf32", 511, 511, 255, Op::T, Op::T), ahead32);                     // 11.3 against 16.0 (12.1)
-  // The bounds: k = 255, at most 128 tiles (bf16 512 x 1024 x 255 10.3 against 10.2, a tie); tf32
-  // TN and NT to k = 128 (AutoCopiesUnreadableOperandsOfSmallProducts has their copies at k = 255).
+  // The bounds: k = 256 (stop 57: bf16 100 x 511 x 256 NN 8.5 against 10.6 copied), one tile per
+  // SM (bf16 512 x 1024 x 255, 128 tiles, 10.3 against 10.2, a tie; 4097 x 127 x 127, 130 tiles,
+  // 8.6 against 11.2); tf32 NT to k = 128, TN to 256 (stop 57: 255 x 511 x 255 10.9 against 11.5).
   EXPECT_EQ(choice("bf16", 255, 255, 255, Op::T, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("bf16", 100, 511, 256, Op::N, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("bf16", 4097, 127, 127, Op::N, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("tf32", 255, 511, 255, Op::T, Op::N), ahead32);
   EXPECT_EQ(choice("bf16", 512, 1024, 255, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   EXPECT_EQ(choice("tf32", 255, 511, 127, Op::T, Op::N), ahead32);
   EXPECT_EQ(choice("tf32", 255, 511, 255, Op::N, Op::N), ahead32);
@@ -640,6 +647,65 @@ TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
   EXPECT_EQ(choice("bf16", 128, 256, 64, Op::T, Op::N), "wgmma.bf16.64x64x64.s12.persistent.tmastore.pingpong");
   EXPECT_EQ(choice("bf16", 32, 4096, 32, Op::N, Op::N).find(".ahead"), std::string::npos);  // the few-row rules
   EXPECT_EQ(choice("bf16", 2048, 2048, 32, Op::N, Op::N).find(".ahead"), std::string::npos);  // 1024 tiles
+}
+
+TEST(Registry, AutoTakesTheAheadTileForTwoWavesWhereTheCopiesCostMore) {
+  // Two waves of `.ahead` tiles (129-256 of 64 x 64), 16-bit operands the TMA cannot read,
+  // k <= 128: in place of the copies where both operands take 8-byte loads or the copies
+  // move 2 MiB and more. H200, stop 57, us per run against the copying tile's,
+  // docs/results/h200_small_products_ahead.txt, run 7.
+  using tilemm::Op;
+  const std::string ahead = "mma_sync.bf16.64x64x32.w32x16.s5.ldg2.ahead";
+  const std::string copied = "wgmma.bf16.64x128x64.s8.persistent.tmastore.repack";
+  const auto batched = [](std::int64_t count, std::int64_t size) {
+    tilemm::GemmProblem p = typed_problem("bf16", size, size, size, Op::N, Op::N);
+    p.batch = count;
+    p.stride_a = p.stride_b = p.stride_c = size * size;
+    return auto_choice(p);
+  };
+  EXPECT_EQ(typed_auto_choice("bf16", 1004, 1004, 100, Op::T, Op::N), ahead);  // 9.3 against 11.3
+  EXPECT_EQ(typed_auto_choice("bf16", 1004, 1004, 124, Op::N, Op::N), ahead);  // 10.6 against 11.0
+  EXPECT_EQ(typed_auto_choice("fp16", 2044, 508, 100, Op::T, Op::N), "mma_sync.fp16.64x64x32.w32x16.s5.ldg2.ahead");
+  EXPECT_EQ(batched(40, 127), ahead);  // 2.6 MB of copies: 12.4 against 13.7
+  EXPECT_EQ(batched(64, 100), ahead);  // 10.5 against 15.1
+  // Copied: 2-byte loads and 0.5 MB (12.4 against 10.9); k past one round trip (8-byte
+  // loads, 12.7 against 12.4; 255^3 x 9, 16.4 against 12.4); beyond two waves (2044 x 1004,
+  // NN 16.1 against 14.3); tf32 (127^3 x 40 TN, 14.1 against 14.1).
+  EXPECT_EQ(typed_auto_choice("bf16", 1001, 1001, 127, Op::N, Op::N), copied);
+  EXPECT_EQ(typed_auto_choice("bf16", 1004, 1004, 196, Op::N, Op::N), copied);
+  EXPECT_EQ(batched(9, 255), copied);
+  EXPECT_EQ(typed_auto_choice("bf16", 2044, 1004, 100, Op::N, Op::N), copied);
+  tilemm::GemmProblem tf32 = typed_problem("tf32", 127, 127, 127, Op::T, Op::N);
+  tf32.batch = 40;
+  tf32.stride_a = tf32.stride_b = tf32.stride_c = 127 * 127;
+  EXPECT_EQ(auto_choice(tf32).find(".ahead"), std::string::npos);
+}
+
+TEST(Registry, AutoCutsLongKAcrossAClusterForFewTiles) {
+  // `.ahead.clusterk`: k past `.ahead`'s reach (256; tf32 NT 128), one slice per 128 of k, at
+  // most 8, every slice of every tile in one wave (16-bit: half of one), operands the TMA cannot
+  // read. H200, stop 57, us per run against auto's pick before, docs/results/
+  // h200_small_products_ahead.txt, runs 9 and 10.
+  using tilemm::Op;
+  const std::string cluster16 = ".64x64x32.w32x16.s5.ldg2.ahead.clusterk";
+  const std::string cluster32 = "mma_sync.tf32.64x64x32.w32x16.s5.ldg4.ahead.clusterk";
+  EXPECT_EQ(typed_auto_choice("bf16", 127, 127, 1023, Op::N, Op::N), "mma_sync.bf16" + cluster16);  // 9.5 / 13.7
+  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 511, Op::T, Op::N), "mma_sync.bf16" + cluster16);   // 10.1 / 11.4
+  EXPECT_EQ(typed_auto_choice("fp16", 255, 255, 512, Op::N, Op::N), "mma_sync.fp16" + cluster16);   // 10.3 / 11.8
+  EXPECT_EQ(typed_auto_choice("tf32", 383, 383, 383, Op::N, Op::N), cluster32);                     // 11.5 / 16.1
+  EXPECT_EQ(typed_auto_choice("tf32", 255, 255, 255, Op::N, Op::T), cluster32);                     // 12.8 / 16.2
+  EXPECT_EQ(typed_auto_choice("tf32", 255, 255, 1023, Op::T, Op::N), cluster32);                    // 12.4 / 15.2
+  // Not: within `.ahead`'s reach (255^3: 10.0 there against 10.7); 64 tiles need 4 slices and
+  // hold 2 (511^3: 14.3 against 11.4 copied); 16-bit on more than half the SMs (255 x 511 x 512:
+  // 32 x 4 CTAs, 12.2-13.0 against 11.4-11.7 copied); more than 8 round trips (127^2 x 2047); operands the
+  // TMA reads (256^2 x 512: wgmma 7.3 against 9.2); nor without clusters (sm_80).
+  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 255, Op::N, Op::N), "mma_sync.bf16.64x64x32.w32x16.s5.ldg2.ahead");
+  EXPECT_EQ(typed_auto_choice("bf16", 511, 511, 511, Op::N, Op::N).find(".clusterk"), std::string::npos);
+  EXPECT_EQ(typed_auto_choice("bf16", 255, 511, 512, Op::N, Op::N).find(".clusterk"), std::string::npos);
+  EXPECT_EQ(typed_auto_choice("bf16", 127, 127, 2047, Op::N, Op::N).find(".clusterk"), std::string::npos);
+  EXPECT_EQ(typed_auto_choice("bf16", 256, 256, 512, Op::N, Op::N).find(".clusterk"), std::string::npos);
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 127, 127, 1023, Op::N, Op::N), ampere_device()).find(".clusterk"),
+            std::string::npos);
 }
 
 TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
