@@ -57,12 +57,13 @@
 //            k <= 128 is in flight at once, and makes 4x the blocks. Where both operands'
 //            pieces of 4 (2) elements are aligned and whole (lda = 100), the launcher runs it
 //            with 8-byte (4-byte) loads: 2 (4) instructions per chunk instead of 8.
-//   `.ahead.clusterk` (sm_90) the same tile for k past that (few tiles, k = 300-1023): k is
-//            cut into one slice per 128 (one round trip each, at most 8), the slices of a
-//            tile are the CTAs of one cluster along grid z, and their fp32 sums meet through
-//            distributed shared memory (mma_sum_cluster_slices, shared with skinny_mma):
-//            one launch, no workspace. The cluster costs ~1 us over `.ahead` at k = 255
-//            (10.7 against 10.0 us, bf16 255^3), so it takes only k beyond `.ahead`'s reach.
+//   `.ahead.clusterk` (sm_90) the same tile for k past two round trips on few tiles (bf16
+//            127^2 x 1023, tf32 383^3): k is cut into one slice per 128 (one round trip
+//            each, at most 8), the slices of a tile are the CTAs of one cluster along grid
+//            z, and their fp32 sums meet through distributed shared memory
+//            (mma_sum_cluster_slices, shared with skinny_mma): one launch, no workspace. The
+//            cluster costs ~1 us over `.ahead` at k = 255 (10.7 against 10.0 us, bf16
+//            255^3), so it takes only k beyond `.ahead`'s reach.
 // Requirements: compute capability 8.0 (cp.async, ldmatrix, bf16/tf32 mma); A, B, C
 // aligned to their element size; shared memory per block as the configuration needs.
 // Any m, n, k, op, batch.
