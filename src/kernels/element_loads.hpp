@@ -63,10 +63,11 @@ inline std::int64_t ahead_longest_k(const GemmProblem& p, std::int64_t element_b
 // 512, 12.2-13.0 us against 11.4-11.7 copied; 16 x 4 10.2 against 11.4; tf32 108 CTAs, 383^3,
 // 11.5-12.9 against 12.3-17.2 copied).
 inline bool ahead_cluster_k_takes(const GemmProblem& p, std::int64_t element_bytes, int sm_count) {
+  const std::int64_t tiles = ahead_tiles(p.m, p.n, p.batch);
   const std::int64_t trips = (p.k + kAheadKPerTrip - 1) / kAheadKPerTrip;
   const std::int64_t ctas = element_bytes == 2 ? sm_count / 2 : sm_count;
-  const std::int64_t slices_in_reach = ctas / ahead_tiles(p.m, p.n, p.batch);
-  return p.k > ahead_longest_k(p, element_bytes) && trips <= std::min<std::int64_t>(kAheadMostSlices, slices_in_reach);
+  return tiles > 0 && p.k > ahead_longest_k(p, element_bytes) &&
+         trips <= std::min<std::int64_t>(kAheadMostSlices, ctas / tiles);
 }
 
 }  // namespace tilemm::kernels

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/element_loads.hpp"
 #include "kernels/skinny_orientation.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "registry/registry.hpp"
@@ -706,6 +707,8 @@ TEST(Registry, AutoCutsLongKAcrossAClusterForFewTiles) {
   EXPECT_EQ(typed_auto_choice("bf16", 256, 256, 512, Op::N, Op::N).find(".clusterk"), std::string::npos);
   EXPECT_EQ(auto_choice(typed_problem("bf16", 127, 127, 1023, Op::N, Op::N), ampere_device()).find(".clusterk"),
             std::string::npos);
+  // An empty product has no tiles to share the SMs among: not taken, and no division by zero.
+  EXPECT_FALSE(tilemm::kernels::ahead_cluster_k_takes(typed_problem("bf16", 0, 127, 1023, Op::N, Op::N), 2, 132));
 }
 
 TEST(Registry, HopperEntriesRefuseStridesTheTmaCannotEncode) {
