@@ -240,7 +240,8 @@ cudaError_t launch_mma_sync(const GemmProblem& prob, cudaStream_t stream) {
   int slices = 1;
   if constexpr (kCfg.cluster_k) slices = mma_sync_cluster_slices<kCfg>(prob);
   const std::int64_t batch_z = std::min<std::int64_t>(prob.batch, kMaxGridZ / slices);
-  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y), static_cast<unsigned>(batch_z * slices));
+  const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y),
+                  static_cast<unsigned>(batch_z * slices));
   return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
     if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead && kCfg.element_bytes() == 2) {
       // The registered tile loads one element at a time; where every 4 (2) element piece of

@@ -44,9 +44,10 @@ struct RepackedOperand {
 // such products, while the `.ahead` tile holds 128 k of element loads in flight: bf16 100^3 6.6
 // against 9.6 us, 127 x 127 to 703 x 703 x 127 7.7-8.4 against 9.7-10.7, k = 255 1.02-1.09x
 // faster, 511^3 14.8 against 11.5 (the copies win); tf32 NN 255^3 11.0 against 15.1 (TN at k =
-// 150-255 0.89-1.17x, NT at k = 255 0.92-1.10x). The 128 x 128 scalar-load tile (`.ldg2`, `.ldg4`) walks k one round
-// trip per k-tile on one block per 128 x 128 (bf16 33 x 1024 x 2048 113.6 us against 18.7
-// copied), which is why larger products with an unreadable operand are copied from k = 64.
+// 150-255 0.91-1.16x, NT at k = 255 0.92-1.10x). The 128 x 128 scalar-load tile (`.ldg2`,
+// `.ldg4`) walks k one round trip per k-tile on one block per 128 x 128 (bf16 33 x 1024 x 2048
+// 113.6 us against 18.7 copied), which is why larger products with an unreadable operand are
+// copied from k = 64.
 bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes, const DeviceInfo& dev);
 
 // Whether the TMA reads both operands in place: 16-byte aligned, with leading dimensions
