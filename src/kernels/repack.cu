@@ -230,17 +230,11 @@ bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes, co
   // the second wave cost 2-4 us, the copies 2 us and a launch plus their bytes; bf16 TN
   // 1004^2 x 100, 8-byte loads, 9.3 against 11.3 us copied; 127^3 x 40, 2.6 MB of copies,
   // 12.4 against 13.7; 1001^2 x 127, 0.5 MB, 12.4 against 10.9: copied).
-  constexpr double kAheadOutrunsCopiesBytes = 2.0 * 1024 * 1024;
-  const auto unreadable_bytes = [&](const void* base, std::int64_t ld, std::int64_t stride, std::int64_t rows,
-                                    std::int64_t cols) {
-    return columns_aligned16(base, ld, stride, p.batch, element_bytes)
-               ? 0.0
-               : double(rows) * double(cols) * double(p.batch) * double(element_bytes);
-  };
-  const double copied_bytes = unreadable_bytes(p.A, p.lda, p.stride_a, p.a_rows(), p.a_cols()) +
-                              unreadable_bytes(p.B, p.ldb, p.stride_b, p.b_rows(), p.b_cols());
-  const bool ahead_two_waves = element_bytes == 2 && tiles <= 2 * ahead_wave_tiles && p.k <= 128 &&
-                               (operands_elements_per_load(p) == 4 || copied_bytes >= kAheadOutrunsCopiesBytes);
+  constexpr std::int64_t kAheadOutrunsCopiesBytes = 2 * 1024 * 1024;
+  const bool ahead_two_waves =
+      element_bytes == 2 && tiles <= 2 * ahead_wave_tiles && p.k <= kAheadKPerTrip &&
+      (operands_elements_per_load(p) == 4 ||
+       plan_aligned_operands(p, element_bytes, false, false).bytes >= kAheadOutrunsCopiesBytes);
   // Past that k, on Hopper, the same tile with k cut into slices summed across a cluster
   // (`.ahead.clusterk`), where each slice is one round trip and all fit in one wave (H200,
   // docs/ladder.md, "k cut across a cluster": bf16 127^2 x 1023 9.5 against 12.7 us copied,
