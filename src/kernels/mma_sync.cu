@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
   static_assert(FA::conflict_free() && FB::conflict_free(), "fragment reads would conflict in shared-memory banks");
   constexpr int kStageBytes = LA::kBytes + LB::kBytes;
   static_assert(LA::kBytes % 128 == 0 && LB::kBytes % 128 == 0);
-  static_assert(S * std::int64_t(kStageBytes) <= kCfg.smem_bytes());
+  static_assert(S * std::int64_t(kStageBytes) <= kCfg.ring_bytes());
   extern __shared__ uint4 mma_sync_smem[];  // uint4: 16-byte alignment for the chunks
   char* const smem = reinterpret_cast<char*>(mma_sync_smem);
   const auto stage_a = [&](int s) { return smem + s * kStageBytes; };
@@ -131,6 +131,12 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
     k_len = std::max<std::int64_t>(0, std::min(slice_length, p.k - k0));
 #endif
   }
+  // `.clusterk`: the slices meet past the ring (mma_sum_cluster_slices); how many sums this
+  // CTA has done gives its mbarrier's phase.
+  [[maybe_unused]] unsigned sums_done = 0;
+  if constexpr (kCfg.cluster_k) {
+    if (slices > 1) mma_cluster_sum_init<kCfg, kAheadMostSlices>(smem + kCfg.ring_bytes());
+  }
   const std::int64_t k_tiles = (k_len + BK - 1) / BK;
 
   for (std::int64_t b = blockIdx.z / slices; b < p.batch; b += gridDim.z / slices) {
@@ -156,12 +162,15 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
 
       if constexpr (kCfg.cluster_k) {
         if (slices > 1) {
+          const unsigned parity = sums_done++ % 2;
           if (p.c_is_fp32) {
-            mma_sum_cluster_slices<kCfg>(p, static_cast<float*>(p.C) + b * p.stride_c, smem, acc, m0, n0, warp_m0,
-                                         warp_n0, lane, slices, false);
+            mma_sum_cluster_slices<kCfg, kAheadMostSlices>(p, static_cast<float*>(p.C) + b * p.stride_c, smem,
+                                                           smem + kCfg.ring_bytes(), parity, acc, m0, n0, warp_m0,
+                                                           warp_n0, lane, slices, false);
           } else if constexpr (!std::is_same_v<T, float>) {
-            mma_sum_cluster_slices<kCfg>(p, static_cast<T*>(p.C) + b * p.stride_c, smem, acc, m0, n0, warp_m0,
-                                         warp_n0, lane, slices, false);
+            mma_sum_cluster_slices<kCfg, kAheadMostSlices>(p, static_cast<T*>(p.C) + b * p.stride_c, smem,
+                                                           smem + kCfg.ring_bytes(), parity, acc, m0, n0, warp_m0,
+                                                           warp_n0, lane, slices, false);
           }
           continue;
         }

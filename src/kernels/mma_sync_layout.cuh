@@ -46,12 +46,15 @@ struct TilemmMmaSyncConfig {
   consteval int m_tiles() const { return warp_tile_m() / 16; }  // mma tiles per warp along m
   consteval int n_tiles() const { return warp_tile_n() / 8; }   // and along n
   consteval int threads() const { return 32 * warps_m * warps_n; }
-  // The largest stage over the four ops (tf32 rows read by 4-byte loads carry 32 bytes
-  // of padding, see MmaTileLayout), for every op.
-  consteval std::int64_t smem_bytes() const {
+  // The ring: the largest stage over the four ops (tf32 rows read by 4-byte loads carry 32
+  // bytes of padding, see MmaTileLayout), for every op.
+  consteval std::int64_t ring_bytes() const {
     const int padding = input == TilemmMmaInput::TF32 ? 2 * bk * 32 : 0;
     return std::int64_t(stages) * ((bm + bn) * bk * element_bytes() + padding);
   }
+  // A block's shared memory: the ring and, for `.clusterk`, past it, where its tile's k-slices
+  // meet (cluster_sum_bytes).
+  consteval std::int64_t smem_bytes() const;
   static consteval bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
   consteval bool valid() const {
     const int ce = chunk_elements();
@@ -65,12 +68,27 @@ struct TilemmMmaSyncConfig {
                 ? stages >= 3 && (elements_per_load == 1 || (element_bytes() == 2 && (elements_per_load == 2 ||
                                                                                       elements_per_load == 4)))
                 : elements_per_load == 0) &&
-           // the drained ring holds the tile's fp32 sums
-           (!cluster_k || (load == TilemmMmaOperandLoad::RegistersAhead && smem_bytes() >= 4 * bm * bn)) &&
+           (!cluster_k || load == TilemmMmaOperandLoad::RegistersAhead) &&
            threads() <= 1024 && bm * bk / ce % threads() == 0 && bn * bk / ce % threads() == 0 &&
            min_blocks_per_sm >= 1;
   }
 };
+
+// What a CTA of a `.clusterk` launch (k-slices of one tile summed across a cluster,
+// mma_sum_cluster_slices) holds past its ring for a bm x bn tile cut into at most
+// most_slices slices: one slot per slice of the elements it stores (the tile's over the
+// slices, rounded up to 4 floats for 16-byte reads), so at most the tile plus 4 floats a
+// slice, then the 8-byte mbarrier that counts the bytes its peers push (16 for alignment).
+consteval std::int64_t cluster_sum_slot_bytes(int bm, int bn, int most_slices) {
+  return 4 * (std::int64_t(bm) * bn + 4 * most_slices);
+}
+consteval std::int64_t cluster_sum_bytes(int bm, int bn, int most_slices) {
+  return cluster_sum_slot_bytes(bm, bn, most_slices) + 16;
+}
+
+consteval std::int64_t TilemmMmaSyncConfig::smem_bytes() const {
+  return ring_bytes() + (cluster_k ? cluster_sum_bytes(bm, bn, tilemm::kernels::kAheadMostSlices) : 0);
+}
 
 namespace tilemm::kernels {
 

@@ -13,7 +13,9 @@
 #include "ptx/cp_async.cuh"
 #include "ptx/cvt.cuh"
 #include "ptx/ldmatrix.cuh"
+#include "ptx/mbarrier.cuh"
 #include "ptx/mma.cuh"
+#include "ptx/tma.cuh"
 
 namespace tilemm::kernels {
 
@@ -171,26 +173,70 @@ __device__ __forceinline__ void mma_store_accumulators(const MmaSyncParams& p, C
     }
 }
 
+// A `.clusterk` CTA's mbarrier, past its slots (cluster_sum_bytes; `sums` is their shared
+// address): it counts the bytes its peers copy in (mma_sum_cluster_slices).
+template <int kElements, int kMostSlices>
+__device__ __forceinline__ unsigned cluster_sum_barrier(unsigned sums) {
+  static_assert(cluster_sum_slot_bytes(kElements, 1, kMostSlices) % 16 == 0);
+  return sums + unsigned(cluster_sum_slot_bytes(kElements, 1, kMostSlices));
+}
+
+// Before a `.clusterk` CTA's first sum: one thread initializes the mbarrier its peers' copies
+// complete on and publishes it to the cluster; the cluster barrier in every sum makes it
+// visible there before any peer copies.
+template <TilemmMmaSyncConfig kCfg, int kMostSlices>
+__device__ __forceinline__ void mma_cluster_sum_init(char* sums) {
+#if __CUDA_ARCH__ >= 900
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_init_shared_b64(cluster_sum_barrier<kCfg.bm * kCfg.bn, kMostSlices>(ptx::shared_address(sums)), 1);
+    ptx::fence_mbarrier_init_release_cluster();
+  }
+#else
+  (void)sums;
+#endif
+}
+
 // `.clusterk`'s ending (skinny_mma, mma_sync's `.ahead.clusterk`): the k-slices of a tile
-// are the `slices` CTAs of one cluster (cluster rank = slice). Each CTA leaves its fp32
-// accumulators in its own shared memory (the drained ring); after a cluster barrier, CTA r
-// sums the r-th share of the tile's elements over every slice's copy through distributed
-// shared memory, in slice order (the order split_k_reduce adds the partials in, so the bits
-// are the same), and stores alpha * sum + beta * C, in the caller's layout (store_transposed:
-// the tile is of the caller's product transposed, skinny_orientation). m0, n0: the tile's
-// first row and column; warp_m0, warp_n0: the warp's within it.
-template <TilemmMmaSyncConfig kCfg, class CT>
-__device__ __forceinline__ void mma_sum_cluster_slices(const MmaSyncParams& p, CT* C, char* smem,
+// are the `slices` CTAs of one cluster (cluster rank = slice), and CTA r stores the r-th share
+// of the tile's elements (consecutive in C: down its columns, or along its rows when
+// store_transposed, the tile being of the caller's product transposed, skinny_orientation).
+// Each CTA writes its fp32 accumulators into its drained ring in that order; after a cluster
+// barrier (every peer's slots free, its mbarrier ready) one thread hands each peer's share to
+// the copy engine, which moves it into slot `rank` of that peer's `sums` (past its ring,
+// cluster_sum_bytes) and counts its bytes on the peer's mbarrier. So no thread waits on a
+// remote load, each CTA receives slices - 1 copies, and none needs a barrier to outlive its
+// peers: a CTA leaves once its own slots are full and its copies have read its ring. It then
+// adds its share over the slices in slice order (the order split_k_reduce adds the partials
+// in, so the bits are the same) and stores alpha * sum + beta * C. m0, n0: the tile's first
+// row and column; warp_m0, warp_n0: the warp's within it. parity: how many sums this CTA has
+// done before, mod 2 (the mbarrier's phase); mma_cluster_sum_init prepares the barrier once.
+template <TilemmMmaSyncConfig kCfg, int kMostSlices, class CT>
+__device__ __forceinline__ void mma_sum_cluster_slices(const MmaSyncParams& p, CT* C, char* ring, char* sums,
+                                                       unsigned parity,
                                                        const float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4],
                                                        std::int64_t m0, std::int64_t n0, int warp_m0, int warp_n0,
                                                        int lane, int slices, bool store_transposed) {
 #if __CUDA_ARCH__ >= 900
   const std::int64_t row_stride = store_transposed ? p.ldc : 1, col_stride = store_transposed ? 1 : p.ldc;
   constexpr int BM = kCfg.bm, BN = kCfg.bn, kElements = BM * BN;
+  static_assert(kCfg.ring_bytes() >= 4 * kElements, "the drained ring holds the tile's fp32 sums");
   // Consecutive elements are consecutive addresses of C: along the oriented tile's columns
   // (C's rows) when stored transposed, else down its columns.
   const auto index = [&](int row, int col) { return store_transposed ? row * BN + col : col * BM + row; };
-  float* const tile = reinterpret_cast<float*>(smem);
+  // Each CTA's share: a multiple of 4 elements (16-byte copies and reads); `slices` of them
+  // fit the slots (cluster_sum_slot_bytes).
+  const int share = ((kElements + slices - 1) / slices + 3) / 4 * 4;
+  const auto share_end = [&](int r) { return std::min(kElements, (r + 1) * share); };
+  const int rank = int(ptx::cluster_ctarank());
+  const int begin = rank * share, end = share_end(rank);
+  float* const tile = reinterpret_cast<float*>(ring);
+  const float* const slots = reinterpret_cast<const float*>(sums);
+  const unsigned barrier = cluster_sum_barrier<kElements, kMostSlices>(ptx::shared_address(sums));
+  // Arrived before the tile is written, waited for after: every CTA of the cluster is done
+  // with its previous sum (its slots are free) and has initialized its barrier. Relaxed:
+  // nothing written before it is read by another CTA through it (the copies complete on the
+  // barrier); what the slots held was read into stores to C before each thread arrived.
+  ptx::cluster_arrive_relaxed();
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int i = 0; i < kCfg.m_tiles(); ++i)
@@ -201,30 +247,48 @@ __device__ __forceinline__ void mma_sum_cluster_slices(const MmaSyncParams& p, C
 #pragma unroll
         for (int e = 0; e < 2; ++e)
           tile[index(warp_m0 + 16 * i + 8 * half + g, warp_n0 + 8 * j + 2 * t + e)] = acc[i][j][2 * half + e];
-  // Every slice's sums are written (release) before any CTA reads them (acquire).
-  ptx::cluster_arrive();
+  ptx::fence_proxy_async_shared_cta();  // the copy engine reads what the threads wrote
+  __syncthreads();
   ptx::cluster_wait();
-  const int rank = int(ptx::cluster_ctarank());
-  const int share = (kElements + slices - 1) / slices;
-  const int end = std::min(kElements, (rank + 1) * share);
-  const unsigned tile_address = ptx::shared_address(tile);
-  for (int e = rank * share + int(threadIdx.x); e < end; e += kCfg.threads()) {
-    float sum = 0.0f;
-    for (int s = 0; s < slices; ++s)
-      sum += ptx::ld_shared_cluster_f32(ptx::cluster_map_shared(tile_address + 4u * unsigned(e), unsigned(s)));
-    const int row = store_transposed ? e / BN : e % BM;
-    const int col = store_transposed ? e % BN : e / BM;
-    if (m0 + row < p.m && n0 + col < p.n)
-      store_alpha_beta(C + (m0 + row) * row_stride + (n0 + col) * col_stride, sum, p.alpha, p.beta);
+  if (threadIdx.x == 0) {
+    ptx::mbarrier_arrive_expect_tx_shared_b64(barrier, unsigned(4 * (slices - 1) * std::max(0, end - begin)));
+    const unsigned tile_address = ptx::shared_address(ring), sums_address = ptx::shared_address(sums);
+    for (int r = 0; r < slices; ++r) {
+      const int bytes = 4 * (share_end(r) - r * share);
+      if (r == rank || bytes <= 0) continue;
+      const unsigned slot = sums_address + 4u * unsigned(rank * share);  // this slice's slot, in every CTA
+      ptx::cp_async_bulk_shared_to_cluster(ptx::cluster_map_shared(slot, unsigned(r)),
+                                           tile_address + 4u * unsigned(r * share), unsigned(bytes),
+                                           ptx::cluster_map_shared(barrier, unsigned(r)));
+    }
+    ptx::cp_async_bulk_commit_group();
   }
-  // A CTA's shared memory must outlive its peers' reads of it. Relaxed: every value read
-  // above has already been used by a store, so the reads are complete.
-  ptx::cluster_arrive_relaxed();
-  ptx::cluster_wait();
+  ptx::mbarrier_wait_parity_shared_b64(barrier, parity);  // the peers' shares have landed
+  for (int x = begin + 4 * int(threadIdx.x); x < end; x += 4 * kCfg.threads()) {
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int s = 0; s < slices; ++s) {
+      const float4 part = *reinterpret_cast<const float4*>(s == rank ? tile + x : slots + s * share + (x - begin));
+      sum.x += part.x;
+      sum.y += part.y;
+      sum.z += part.z;
+      sum.w += part.w;
+    }
+    const float four[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int row = store_transposed ? (x + q) / BN : (x + q) % BM;
+      const int col = store_transposed ? (x + q) % BN : (x + q) / BM;
+      if (m0 + row < p.m && n0 + col < p.n)
+        store_alpha_beta(C + (m0 + row) * row_stride + (n0 + col) * col_stride, four[q], p.alpha, p.beta);
+    }
+  }
+  // The copies have read the ring before it is refilled or the CTA leaves.
+  if (threadIdx.x == 0) ptx::cp_async_bulk_wait_group_read<0>();
+  __syncthreads();
 #else
   // The `.clusterk` entries require compute capability 9.0; this build never runs them.
-  (void)p, (void)C, (void)smem, (void)acc, (void)m0, (void)n0, (void)warp_m0, (void)warp_n0, (void)lane, (void)slices,
-      (void)store_transposed;
+  (void)p, (void)C, (void)ring, (void)sums, (void)parity, (void)acc, (void)m0, (void)n0, (void)warp_m0, (void)warp_n0,
+      (void)lane, (void)slices, (void)store_transposed;
   __trap();
 #endif
 }

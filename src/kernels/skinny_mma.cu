@@ -34,7 +34,7 @@
 // k + 1 travel while the tensor cores work on stage k), with the same split-K. One stage is
 // in flight per block, so four blocks share an SM (tf32, 64 floats per stage: three).
 // `.clusterk` (Hopper): the k-slices of a tile are the CTAs of one cluster, which sum them
-// through distributed shared memory (skinny_mma_sum_cluster_slices) instead of writing
+// through distributed shared memory (mma_sum_cluster_slices) instead of writing
 // partials for split_k_reduce: no workspace and one launch, 1.00-1.28x faster on an H200
 // where one row tile's k is split (docs/ladder.md, "Slices summed inside a cluster"). A
 // 32-row `.clusterk` tile takes 17-32 rows with 2049-3584 columns, where two 16-row tiles
@@ -111,8 +111,7 @@ struct TilemmSkinnyMmaConfig {
            TilemmMmaSyncConfig::power_of_two(bk / ce) && bk / ce >= 2 && bk / ce <= 32 &&
            TilemmMmaSyncConfig::power_of_two(bm / ce) && bm / ce >= 2 && TilemmMmaSyncConfig::power_of_two(bn / ce) &&
            bn / ce >= 8 && stages >= 2 && stages <= 8 && (async_copies() || stages == 2) && min_blocks_per_sm >= 1 &&
-           // the drained ring holds the tile's fp32 sums
-           (!cluster_k || t.smem_bytes() >= 4 * bm * bn) && short_loads_valid();
+           short_loads_valid();
   }
   // `.ldgshort`: the long operand through the ring; 2 or 4 elements per load of 16-bit ones.
   consteval bool short_loads_valid() const {
@@ -157,6 +156,11 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   const int b_off = FB::lane_offset(lane, warp_n0);
   const std::int64_t m0 = std::int64_t(blockIdx.x) * BM;
   const std::int64_t n0 = std::int64_t(blockIdx.y) * BN;
+  // `.clusterk`: the tile's k-slices meet past the ring (mma_sum_cluster_slices).
+  if constexpr (kCfg.cluster_k) {
+    constexpr int kMost = TilemmSkinnyMmaConfig::kMostClusterSlices;
+    if (gridDim.z > 1) mma_cluster_sum_init<kTile, kMost>(smem + kTile.ring_bytes());
+  }
   // The block's slice of k, read through operands that start at its first k (a multiple
   // of BK, so the 16-byte copies stay aligned).
   const std::int64_t k0 = std::int64_t(blockIdx.z) * split.k_per_slice;
@@ -181,12 +185,14 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   const std::int64_t col0 = n0 + warp_n0;
   if constexpr (kCfg.cluster_k) {
     if (gridDim.z > 1) {
+      constexpr int kMost = TilemmSkinnyMmaConfig::kMostClusterSlices;
+      char* const sums = smem + kTile.ring_bytes();
       if (p.c_is_fp32) {
-        mma_sum_cluster_slices<kTile>(p, static_cast<float*>(p.C), smem, acc, m0, n0, 0, warp_n0, lane,
-                                      int(gridDim.z), store_transposed);
+        mma_sum_cluster_slices<kTile, kMost>(p, static_cast<float*>(p.C), smem, sums, 0, acc, m0, n0, 0, warp_n0, lane,
+                                             int(gridDim.z), store_transposed);
       } else if constexpr (!std::is_same_v<T, float>) {
-        mma_sum_cluster_slices<kTile>(p, static_cast<T*>(p.C), smem, acc, m0, n0, 0, warp_n0, lane, int(gridDim.z),
-                                      store_transposed);
+        mma_sum_cluster_slices<kTile, kMost>(p, static_cast<T*>(p.C), smem, sums, 0, acc, m0, n0, 0, warp_n0, lane,
+                                             int(gridDim.z), store_transposed);
       }
       return;
     }
@@ -210,7 +216,8 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
 
 template <TilemmSkinnyMmaConfig kCfg>
 constexpr std::int64_t skinny_mma_smem_bytes() {
-  return kCfg.tile().smem_bytes();
+  return kCfg.tile().ring_bytes() +
+         (kCfg.cluster_k ? cluster_sum_bytes(kCfg.bm, kCfg.bn, TilemmSkinnyMmaConfig::kMostClusterSlices) : 0);
 }
 
 template <TilemmSkinnyMmaConfig kCfg>

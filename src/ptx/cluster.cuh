@@ -1,7 +1,7 @@
 // Wrappers for thread-block clusters (sm_90: CTAs launched together on neighbouring SMs
 // of one GPC, which can read, write and signal each other's shared memory: their
 // barriers and distributed shared memory) and for named barriers within a CTA.
-// PTX ISA, "Special Registers: %cluster_ctarank", "barrier.cluster", "mapa", "ld" (.shared::cluster)
+// PTX ISA, "Special Registers: %cluster_ctarank", "barrier.cluster", "mapa", "cp.async.bulk"
 // and "bar.sync".
 #pragma once
 
@@ -33,11 +33,6 @@ __device__ __forceinline__ void cluster_arrive_relaxed() {
   asm volatile("barrier.cluster.arrive.relaxed;\n" ::: "memory");
 }
 
-// barrier.cluster.arrive (.release by default): this thread has arrived, and its earlier
-// writes to shared memory are visible to every thread of the cluster once the wait below
-// returns there (a CTA publishing values its peers read over distributed shared memory).
-__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive;\n" ::: "memory"); }
-
 // barrier.cluster.wait.acquire: waits until every thread of every CTA in the cluster has
 // arrived.
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory"); }
@@ -50,12 +45,20 @@ __device__ __forceinline__ unsigned cluster_map_shared(unsigned address, unsigne
   return remote;
 }
 
-// ld.shared::cluster.f32: a float from the shared memory of any CTA of the cluster, at an
-// address from cluster_map_shared (distributed shared memory).
-__device__ __forceinline__ float ld_shared_cluster_f32(unsigned cluster_address) {
-  float v;
-  asm volatile("ld.shared::cluster.f32 %0, [%1];\n" : "=f"(v) : "r"(cluster_address) : "memory");
-  return v;
+// cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes: the copy engine
+// moves `bytes` (a multiple of 16, both addresses 16-byte aligned) from this CTA's shared
+// memory to a CTA of the cluster (destination and mbarrier: addresses from
+// cluster_map_shared) and counts them on that CTA's mbarrier once they have landed, whose
+// waiters then see them. The source is read asynchronously: write it, then
+// fence.proxy.async, before the copy; wait for cp.async.bulk.wait_group.read before
+// overwriting it or leaving (the bulk groups of tma.cuh).
+__device__ __forceinline__ void cp_async_bulk_shared_to_cluster(unsigned cluster_dst, unsigned src, unsigned bytes,
+                                                                unsigned cluster_barrier) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+          cluster_dst),
+      "r"(src), "r"(bytes), "r"(cluster_barrier)
+      : "memory");
 }
 
 // bar.sync id, threads: a barrier for a subset of the CTA (whole warps), here one
