@@ -165,8 +165,8 @@ struct MmaSyncConfigTable {
       // (one block per SM: 128-179 registers a thread, most of them the held elements).
       {kIn, kAheadTile, kAheadTile, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1},
       // The same with k cut into slices, one CTA of a cluster each (sm_90, `.clusterk`), for
-      // small products whose k takes more round trips of the loads held ahead than auto gives
-      // the tile above (ahead_longest_k).
+      // small products whose k takes more than a round trip and a half of the loads held
+      // ahead (ahead_cluster_k_from).
       {kIn, kAheadTile, kAheadTile, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1, true},
   };
   static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20, 0.08, 0.08};

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "kernels/element_loads.hpp"
+#include "kernels/ahead_policy.hpp"
 #include "kernels/gemm_common.cuh"
 
 namespace tilemm::kernels {
@@ -219,8 +219,8 @@ bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes, co
   const bool tf32_outside_tn = element_bytes == 4 && !(p.opa == Op::T && p.opb == Op::N);
   const std::int64_t shortest_repacked_k = tf32_outside_tn ? 128 : 64;
   // One wave of mma_sync's `.ahead` tile (64 x 64, one block per SM: sm_count tiles), whose
-  // 4 k-tiles of 32 in flight cover k <= 128 in one round trip and k <= 256 in two (tf32 NT:
-  // one, ahead_longest_k).
+  // 4 k-tiles of 32 in flight cover k <= 128 in one round trip, up to two (tf32 NT: one;
+  // 16-bit operands on 8-byte loads: three; ahead_longest_k).
   const std::int64_t ahead_wave_tiles = dev.sm_count;
   const std::int64_t tiles = ahead_tiles(p.m, p.n, p.batch);
   const bool ahead_wave = tiles <= ahead_wave_tiles && p.k <= ahead_longest_k(p, element_bytes);
@@ -235,10 +235,10 @@ bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes, co
       element_bytes == 2 && tiles <= 2 * ahead_wave_tiles && p.k <= kAheadKPerTrip &&
       (operands_elements_per_load(p) == 4 ||
        plan_aligned_operands(p, element_bytes, false, false).bytes >= kAheadOutrunsCopiesBytes);
-  // Past that k, on Hopper, the same tile with k cut into slices summed across a cluster
-  // (`.ahead.clusterk`), where each slice is one round trip and all fit in one wave (H200,
-  // docs/ladder.md, "k cut across a cluster": bf16 127^2 x 1023 9.5 against 12.7 us copied,
-  // tf32 383^3 NN 11.5 against 16.1).
+  // On Hopper, from k = 193 (ahead_cluster_k_from), the same tile with k cut into slices summed
+  // across a cluster (`.ahead.clusterk`), where each slice is one round trip and all fit in one
+  // wave (H200, docs/ladder.md, "k cut across a cluster" and "The slices' sums by bulk copies":
+  // bf16 127^2 x 1023 9.5 against 12.7 us copied, tf32 383^3 NN 10.5 against 16.1).
   const bool ahead_cluster_k = dev.compute_capability() == 90 && ahead_cluster_k_takes(p, element_bytes, dev.sm_count);
   return p.flops() < kSmallestRepackedFlops &&
          (tma_reads_operands_in_place(p, element_bytes) || p.k < shortest_repacked_k || ahead_wave ||

@@ -33,11 +33,12 @@ struct RepackedOperand {
 // measured below that size); or whose k is under 64 (under 128 for tf32 outside TN, whose
 // copies transpose an operand first: 64 <= k < 128 ran 0.75-1.18x of the 128 x 128 scalar-load
 // tile in NN and NT, and in TT 0.69-0.91x where the score took wgmma_rs's 128 x 256 copying
-// tile); or whose k is at most 256 (tf32 NT: 128; ahead_longest_k) with at most sm_count tiles
-// of 64 x 64, one wave of mma_sync's `.ahead` tile (one block per SM); or, 16-bit operands with k
-// <= 128, two waves of it where both operands take 8-byte loads or the copies would move 2 MiB
-// or more (docs/ladder.md, "Two waves of the tile held ahead"); or, on Hopper, k past those
-// bounds where `.ahead.clusterk` takes the product (ahead_cluster_k_takes). Measured on the H200
+// tile); or whose k is at most 256 (tf32 NT: 128; 16-bit operands on 8-byte loads: 384;
+// ahead_longest_k) with at most sm_count tiles of 64 x 64, one wave of mma_sync's `.ahead` tile
+// (one block per SM); or, 16-bit operands with k <= 128, two waves of it where both operands
+// take 8-byte loads or the copies would move 2 MiB or more (docs/ladder.md, "Two waves of the
+// tile held ahead"); or, on Hopper, where `.ahead.clusterk` takes the product
+// (ahead_cluster_k_takes, from k = 193; ahead_policy.hpp). Measured on the H200
 // (docs/ladder.md, "Small products with an odd leading dimension", "The product as the copy's
 // programmatic dependent", "Small products by element loads held ahead"): with an operand the
 // TMA cannot read, a `.repack` call costs its copies and one launch more, ~9-10 us in all for

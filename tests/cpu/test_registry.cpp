@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/element_loads.hpp"
+#include "kernels/ahead_policy.hpp"
 #include "kernels/skinny_orientation.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "registry/registry.hpp"
@@ -590,11 +590,11 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
   const auto choice = typed_auto_choice;
   const std::string split_k = ".64x128x64.s8.persistent.splitk.repack";
   const std::string pingpong = ".64x64x64.s12.persistent.tmastore.pingpong.repack";
-  EXPECT_EQ(choice("bf16", 33, 1024, 1024, Op::N, Op::N), "wgmma.bf16" + split_k);   // 13.6 against 59.2 (12.8)
+  // (bf16 33 x 1024 x 1024 NN and 1024 x 33 x 1024 NT: 16 tiles x 8 round trips cut across
+  // clusters since stop 58, AutoCutsLongKAcrossAClusterForFewTiles.)
   EXPECT_EQ(choice("fp16", 36, 512, 2048, Op::N, Op::N), "wgmma.fp16" + split_k);    // lda = 36: 72 bytes
   EXPECT_EQ(choice("bf16", 60, 3072, 512, Op::N, Op::N), "wgmma.bf16" + pingpong);   // 13.2 against 35.1 (11.5)
   EXPECT_EQ(choice("bf16", 511, 511, 511, Op::T, Op::N), "wgmma.bf16" + pingpong);   // 11.4 against 15.8 on `.ahead`
-  EXPECT_EQ(choice("bf16", 1024, 33, 1024, Op::N, Op::T), "wgmma.bf16" + split_k);   // 13.0 against 47.5 (13.6)
   // tf32 on the same tiles with repacking (A transposed in NN), also above 2 * 512^3 FLOP.
   const std::string tf32_split_k = "wgmma.tf32.64x128x32.s8.persistent.splitk.repack";
   // (33 x 1024 x 1024 NN: 16 tiles of 64 x 64, its 8 round trips cut across clusters since stop 57,
@@ -625,17 +625,25 @@ TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
   EXPECT_EQ(choice("bf16", 511, 511, 127, Op::N, Op::N), "mma_sync.bf16" + ahead16);   // 8.0 against 10.3 (10.7)
   EXPECT_EQ(choice("fp16", 703, 511, 255, Op::N, Op::N), "mma_sync.fp16" + ahead16);   // 10.5 against 11.0 (11.8)
   EXPECT_EQ(choice("tf32", 255, 255, 127, Op::N, Op::T), ahead32);                     // 9.8 against 15.2 (7.5)
-  EXPECT_EQ(choice("tf32", 511, 511, 255, Op::T, Op::T), ahead32);                     // 11.3 against 16.0 (12.1)
+  EXPECT_EQ(choice("tf32", 1023, 511, 255, Op::T, Op::T), ahead32);  // 128 tiles: no room to cut k
   // The bounds: k = 256 (stop 57: bf16 100 x 511 x 256 NN 8.5 against 10.6 copied), one tile per
   // SM (bf16 512 x 1024 x 255, 128 tiles, 10.3 against 10.2, a tie; 4097 x 127 x 127, 130 tiles,
-  // 8.6 against 11.2); tf32 NT to k = 128, TN to 256 (stop 57: 255 x 511 x 255 10.9 against 11.5).
-  EXPECT_EQ(choice("bf16", 255, 255, 255, Op::T, Op::N), "mma_sync.bf16" + ahead16);
+  // 8.6 against 11.2); tf32 NT to k = 128, TN to 256 (stop 57: 255 x 511 x 255 10.9 against 11.5;
+  // since stop 58 cut across a cluster from k = 193 where the slices fit one wave); 16-bit
+  // operands that both take 8-byte loads to k = 384 (stop 58: bf16 500^2 x 300 NN 9.2 against 10.6
+  // copied); below k = 193, `.ahead` rather than the cluster (stop 58: bf16 127 x 196 x 160 8.5
+  // against 8.9, on 8-byte loads below 257: 100 x 196 x 200 7.9 against 8.6).
   EXPECT_EQ(choice("bf16", 100, 511, 256, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   EXPECT_EQ(choice("bf16", 4097, 127, 127, Op::N, Op::N), "mma_sync.bf16" + ahead16);
-  EXPECT_EQ(choice("tf32", 255, 511, 255, Op::T, Op::N), ahead32);
   EXPECT_EQ(choice("bf16", 512, 1024, 255, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   EXPECT_EQ(choice("tf32", 255, 511, 127, Op::T, Op::N), ahead32);
-  EXPECT_EQ(choice("tf32", 255, 511, 255, Op::N, Op::N), ahead32);
+  EXPECT_EQ(choice("tf32", 1023, 511, 255, Op::N, Op::N), ahead32);
+  EXPECT_EQ(choice("bf16", 500, 500, 300, Op::N, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("bf16", 508, 508, 384, Op::N, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("bf16", 508, 508, 388, Op::N, Op::N).find(".ahead"), std::string::npos);
+  EXPECT_EQ(choice("bf16", 501, 500, 300, Op::N, Op::N).find(".ahead"), std::string::npos);  // 2-byte loads
+  EXPECT_EQ(choice("bf16", 127, 196, 160, Op::N, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("bf16", 100, 196, 200, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   // ... and in place of the 128 x 128 scalar-load tile, within two waves.
   EXPECT_EQ(choice("bf16", 33, 511, 16, Op::N, Op::N), "mma_sync.bf16" + ahead16);     // 5.7 against 7.7 (9.0)
   EXPECT_EQ(choice("tf32", 255, 33, 16, Op::N, Op::N), ahead32);                       // 5.8 against 7.7 (6.3)
@@ -683,26 +691,41 @@ TEST(Registry, AutoTakesTheAheadTileForTwoWavesWhereTheCopiesCostMore) {
 }
 
 TEST(Registry, AutoCutsLongKAcrossAClusterForFewTiles) {
-  // `.ahead.clusterk`: k past `.ahead`'s reach (256; tf32 NT 128), one slice per 128 of k, at
-  // most 8, every slice of every tile in one wave (16-bit: half of one), operands the TMA cannot
-  // read. H200, stop 57, us per run against auto's pick before, docs/results/
-  // h200_small_products_ahead.txt, runs 9 and 10.
+  // `.ahead.clusterk`: k past 192 (tf32 NT 128, 16-bit operands on 8-byte loads 256), one slice
+  // per 128 of k, at most 8, every slice of every tile in one wave, operands the TMA cannot
+  // read. H200, us per run against auto's pick before, docs/results/
+  // h200_small_products_ahead.txt, runs 9 and 10 (stop 57) and 14-16 (stop 58, the sums moved
+  // by bulk copies).
   using tilemm::Op;
   const std::string cluster16 = ".64x64x32.w32x16.s5.ldg2.ahead.clusterk";
   const std::string cluster32 = "mma_sync.tf32.64x64x32.w32x16.s5.ldg4.ahead.clusterk";
   EXPECT_EQ(typed_auto_choice("bf16", 127, 127, 1023, Op::N, Op::N), "mma_sync.bf16" + cluster16);  // 9.5 / 13.7
   EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 511, Op::T, Op::N), "mma_sync.bf16" + cluster16);   // 10.1 / 11.4
   EXPECT_EQ(typed_auto_choice("fp16", 255, 255, 512, Op::N, Op::N), "mma_sync.fp16" + cluster16);   // 10.3 / 11.8
-  EXPECT_EQ(typed_auto_choice("tf32", 383, 383, 383, Op::N, Op::N), cluster32);                     // 11.5 / 16.1
-  EXPECT_EQ(typed_auto_choice("tf32", 255, 255, 255, Op::N, Op::T), cluster32);                     // 12.8 / 16.2
+  EXPECT_EQ(typed_auto_choice("tf32", 383, 383, 383, Op::N, Op::N), cluster32);                     // 10.5 / 16.1
+  EXPECT_EQ(typed_auto_choice("tf32", 255, 255, 255, Op::N, Op::T), cluster32);                     // 11.4 / 16.2
   EXPECT_EQ(typed_auto_choice("tf32", 255, 255, 1023, Op::T, Op::N), cluster32);                    // 12.4 / 15.2
-  // Not: within `.ahead`'s reach (255^3: 10.0 there against 10.7); 64 tiles need 4 slices and
-  // hold 2 (511^3: 14.3 against 11.4 copied); 16-bit on more than half the SMs (255 x 511 x 512:
-  // 32 x 4 CTAs, 12.2-13.0 against 11.4-11.7 copied); more than 8 round trips (127^2 x 2047); operands the
-  // TMA reads (256^2 x 512: wgmma 7.3 against 9.2); nor without clusters (sm_80).
-  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 255, Op::N, Op::N), "mma_sync.bf16.64x64x32.w32x16.s5.ldg2.ahead");
+  // Stop 58: from k = 193 (tf32 255 x 511 x 200 NN 10.3 against `.ahead`'s 10.9, 255 x 511 x 255
+  // TN 10.3 against 10.9; bf16 255^3 on 2-byte loads, like 255 x 196 x 256 9.8 against 10.8),
+  // from k = 257 on 8-byte loads (bf16 100^2 x 260 8.1 against 8.5), and on a whole wave for
+  // 16-bit operands too (196 x 500 x 512, 32 tiles x 4 slices, 9.5 against 11.2 copied; 300 x 500
+  // x 380, 40 x 3, 9.5 against 10.8; 255^2 x 1023, 16 x 8, 11.4 against 14.4). What the wave
+  // costs: 32 x 4 on 2-byte loads ran 11.6-11.8 against 11.4 copied (255 x 500-511 x 512).
+  EXPECT_EQ(typed_auto_choice("tf32", 255, 511, 200, Op::N, Op::N), cluster32);
+  EXPECT_EQ(typed_auto_choice("tf32", 255, 511, 255, Op::T, Op::N), cluster32);
+  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 255, Op::N, Op::N), "mma_sync.bf16" + cluster16);
+  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 255, Op::T, Op::N), "mma_sync.bf16" + cluster16);
+  EXPECT_EQ(typed_auto_choice("bf16", 100, 100, 260, Op::N, Op::N), "mma_sync.bf16" + cluster16);
+  EXPECT_EQ(typed_auto_choice("bf16", 196, 500, 512, Op::N, Op::N), "mma_sync.bf16" + cluster16);
+  EXPECT_EQ(typed_auto_choice("bf16", 300, 500, 380, Op::N, Op::N), "mma_sync.bf16" + cluster16);
+  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 1023, Op::N, Op::N), "mma_sync.bf16" + cluster16);
+  EXPECT_EQ(typed_auto_choice("bf16", 255, 511, 512, Op::N, Op::N), "mma_sync.bf16" + cluster16);
+  EXPECT_EQ(typed_auto_choice("bf16", 33, 1024, 1024, Op::N, Op::N), "mma_sync.bf16" + cluster16);
+  EXPECT_EQ(typed_auto_choice("bf16", 1024, 33, 1024, Op::N, Op::T), "mma_sync.bf16" + cluster16);
+  // Not: 64 tiles need 4 slices and hold 2 (511^3: 14.3 against 11.4 copied); more than 8 round
+  // trips (127^2 x 2047); operands the TMA reads (256^2 x 512: wgmma 7.3 against 9.2); nor
+  // without clusters (sm_80).
   EXPECT_EQ(typed_auto_choice("bf16", 511, 511, 511, Op::N, Op::N).find(".clusterk"), std::string::npos);
-  EXPECT_EQ(typed_auto_choice("bf16", 255, 511, 512, Op::N, Op::N).find(".clusterk"), std::string::npos);
   EXPECT_EQ(typed_auto_choice("bf16", 127, 127, 2047, Op::N, Op::N).find(".clusterk"), std::string::npos);
   EXPECT_EQ(typed_auto_choice("bf16", 256, 256, 512, Op::N, Op::N).find(".clusterk"), std::string::npos);
   EXPECT_EQ(auto_choice(typed_problem("bf16", 127, 127, 1023, Op::N, Op::N), ampere_device()).find(".clusterk"),

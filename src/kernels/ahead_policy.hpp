@@ -1,0 +1,54 @@
+// auto's rules for mma_sync's `.ahead` tiles (64 x 64 tiles whose element loads of any
+// leading dimension are held 4 k-tiles ahead; mma_sync.cu explains them): how long a k the
+// plain tile takes, and where `.ahead.clusterk` cuts k across a cluster instead. Read by the
+// tiles' scores (mma_sync.cu) and by the copying entries' rule that stands aside for them
+// (repacking_stands_aside, repack.cu). Kept out of element_loads.hpp, which the kernels
+// include, so that a change of policy rebuilds the two launchers' files, not every
+// tensor-core kernel.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/problem.hpp"
+#include "kernels/element_loads.hpp"
+
+namespace tilemm::kernels {
+
+// Where `.ahead.clusterk` starts: past k = 192 (6 k-tiles: a round trip and a half) for
+// tf32 and 16-bit operands on 2-byte loads, past 256 (two round trips) for 16-bit ones that
+// both take 8-byte loads, whose trips cost less, and past 128 for tf32 NT, whose tile reads
+// both operands by 4-byte loads (H200, stop 58, the slices summed by bulk copies:
+// k = 200 and 255, tf32 NN, TN, TT 9.8-10.7 us against `.ahead`'s 10.4-11.2, bf16 NN on
+// 2-byte loads 9.7-10.0 against 9.9-10.9, at k = 150-160 `.ahead` 7.3-9.3 against
+// 8.2-9.5; 8-byte loads: k = 200 7.9-8.1 against 8.6-8.7, 256 a tie, 260-380 8.1-8.6 against 8.5-10.1).
+inline std::int64_t ahead_cluster_k_from(const GemmProblem& p, std::int64_t element_bytes) {
+  if (element_bytes == 4) return p.opa == Op::N && p.opb == Op::T ? kAheadKPerTrip : 192;
+  return operands_elements_per_load(p) == 4 ? 2 * kAheadKPerTrip : 192;
+}
+
+// The longest k auto gives `.ahead` in place of copying an operand the TMA cannot read (where
+// `.ahead.clusterk` does not take the product first): two round trips (256), one (128) for
+// tf32 NT, three (384) for 16-bit operands that both take 8-byte loads (H200, stop 57: bf16 k
+// = 256 8.4-10.9 us against 10.3-11.2 copied, tf32 NT k = 255 14.6-15.2 against 12.6-12.8 cut
+// across a cluster; stop 58: bf16 500^2 x 260-380 on 8-byte loads 9.0-10.3 against 10.7-11.3
+// copied).
+inline std::int64_t ahead_longest_k(const GemmProblem& p, std::int64_t element_bytes) {
+  if (element_bytes == 4 && p.opa == Op::N && p.opb == Op::T) return kAheadKPerTrip;
+  return element_bytes == 2 && operands_elements_per_load(p) == 4 ? 3 * kAheadKPerTrip : 2 * kAheadKPerTrip;
+}
+
+// Whether auto gives p to `.ahead.clusterk` on Hopper (sm_count SMs, one of its blocks
+// each): k past ahead_cluster_k_from, cut into one slice per round trip of its loads, with
+// every tile's slices one cluster and all of them one wave (H200, stop 58: bf16 32-40 tiles x
+// 3 slices 8.6-9.5 us against 10.7-11.1 copied, 32 x 4 on 8-byte loads 9.5 against 11.2, 255^2
+// x 1023 11.4 against 14.4; the losses: 32 x 4 on 2-byte loads, 11.6-11.8 against 11.4; tf32
+// 383^3, 108 CTAs, 10.4-11.8 against 12.3-17.2 copied).
+inline bool ahead_cluster_k_takes(const GemmProblem& p, std::int64_t element_bytes, int sm_count) {
+  const std::int64_t tiles = ahead_tiles(p.m, p.n, p.batch);
+  const std::int64_t trips = (p.k + kAheadKPerTrip - 1) / kAheadKPerTrip;
+  return tiles > 0 && p.k > ahead_cluster_k_from(p, element_bytes) &&
+         trips <= std::min<std::int64_t>(kAheadMostSlices, sm_count / tiles);
+}
+
+}  // namespace tilemm::kernels
