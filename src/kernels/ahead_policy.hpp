@@ -15,6 +15,17 @@
 
 namespace tilemm::kernels {
 
+// tf32 NT: the tile reads both operands by 4-byte loads, one element each, so its round trips
+// cost the most.
+inline bool ahead_reads_tf32_nt(const GemmProblem& p, std::int64_t element_bytes) {
+  return element_bytes == 4 && p.opa == Op::N && p.opb == Op::T;
+}
+
+// 16-bit operands that both take 8-byte loads (operands_elements_per_load): the cheapest trips.
+inline bool ahead_loads_eight_bytes(const GemmProblem& p, std::int64_t element_bytes) {
+  return element_bytes == 2 && operands_elements_per_load(p) == 4;
+}
+
 // Where `.ahead.clusterk` starts: past k = 192 (6 k-tiles: a round trip and a half) for
 // tf32 and 16-bit operands on 2-byte loads, past 256 (two round trips) for 16-bit ones that
 // both take 8-byte loads, whose trips cost less, and past 128 for tf32 NT, whose tile reads
@@ -23,8 +34,8 @@ namespace tilemm::kernels {
 // 2-byte loads 9.7-10.0 against 9.9-10.9, at k = 150-160 `.ahead` 7.3-9.3 against
 // 8.2-9.5; 8-byte loads: k = 200 7.9-8.1 against 8.6-8.7, 256 a tie, 260-380 8.1-8.6 against 8.5-10.1).
 inline std::int64_t ahead_cluster_k_from(const GemmProblem& p, std::int64_t element_bytes) {
-  if (element_bytes == 4) return p.opa == Op::N && p.opb == Op::T ? kAheadKPerTrip : 192;
-  return operands_elements_per_load(p) == 4 ? 2 * kAheadKPerTrip : 192;
+  if (ahead_reads_tf32_nt(p, element_bytes)) return kAheadKPerTrip;
+  return ahead_loads_eight_bytes(p, element_bytes) ? 2 * kAheadKPerTrip : 192;
 }
 
 // The longest k auto gives `.ahead` in place of copying an operand the TMA cannot read (where
@@ -34,8 +45,8 @@ inline std::int64_t ahead_cluster_k_from(const GemmProblem& p, std::int64_t elem
 // across a cluster; stop 58: bf16 500^2 x 260-380 on 8-byte loads 9.0-10.3 against 10.7-11.3
 // copied).
 inline std::int64_t ahead_longest_k(const GemmProblem& p, std::int64_t element_bytes) {
-  if (element_bytes == 4 && p.opa == Op::N && p.opb == Op::T) return kAheadKPerTrip;
-  return element_bytes == 2 && operands_elements_per_load(p) == 4 ? 3 * kAheadKPerTrip : 2 * kAheadKPerTrip;
+  if (ahead_reads_tf32_nt(p, element_bytes)) return kAheadKPerTrip;
+  return ahead_loads_eight_bytes(p, element_bytes) ? 3 * kAheadKPerTrip : 2 * kAheadKPerTrip;
 }
 
 // Whether auto gives p to `.ahead.clusterk` on Hopper (sm_count SMs, one of its blocks

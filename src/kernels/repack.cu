@@ -233,7 +233,7 @@ bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes, co
   constexpr std::int64_t kAheadOutrunsCopiesBytes = 2 * 1024 * 1024;
   const bool ahead_two_waves =
       element_bytes == 2 && tiles <= 2 * ahead_wave_tiles && p.k <= kAheadKPerTrip &&
-      (operands_elements_per_load(p) == 4 ||
+      (ahead_loads_eight_bytes(p, element_bytes) ||
        plan_aligned_operands(p, element_bytes, false, false).bytes >= kAheadOutrunsCopiesBytes);
   // On Hopper, from k = 193 (ahead_cluster_k_from), the same tile with k cut into slices summed
   // across a cluster (`.ahead.clusterk`), where each slice is one round trip and all fit in one
