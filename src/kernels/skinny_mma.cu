@@ -158,8 +158,7 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   const std::int64_t n0 = std::int64_t(blockIdx.y) * BN;
   // `.clusterk`: the tile's k-slices meet past the ring (mma_sum_cluster_slices).
   if constexpr (kCfg.cluster_k) {
-    constexpr int kMost = TilemmSkinnyMmaConfig::kMostClusterSlices;
-    if (gridDim.z > 1) mma_cluster_sum_init<kTile, kMost>(smem + kTile.ring_bytes());
+    if (gridDim.z > 1) mma_cluster_sum_init<kTile, kCfg.kMostClusterSlices>(smem + kTile.ring_bytes());
   }
   // The block's slice of k, read through operands that start at its first k (a multiple
   // of BK, so the 16-byte copies stay aligned).
@@ -185,14 +184,13 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   const std::int64_t col0 = n0 + warp_n0;
   if constexpr (kCfg.cluster_k) {
     if (gridDim.z > 1) {
-      constexpr int kMost = TilemmSkinnyMmaConfig::kMostClusterSlices;
       char* const sums = smem + kTile.ring_bytes();
       if (p.c_is_fp32) {
-        mma_sum_cluster_slices<kTile, kMost>(p, static_cast<float*>(p.C), smem, sums, 0, acc, m0, n0, 0, warp_n0, lane,
-                                             int(gridDim.z), store_transposed);
+        mma_sum_cluster_slices<kTile, kCfg.kMostClusterSlices>(p, static_cast<float*>(p.C), smem, sums, 0, acc, m0, n0,
+                                                               0, warp_n0, lane, int(gridDim.z), store_transposed);
       } else if constexpr (!std::is_same_v<T, float>) {
-        mma_sum_cluster_slices<kTile, kMost>(p, static_cast<T*>(p.C), smem, sums, 0, acc, m0, n0, 0, warp_n0, lane,
-                                             int(gridDim.z), store_transposed);
+        mma_sum_cluster_slices<kTile, kCfg.kMostClusterSlices>(p, static_cast<T*>(p.C), smem, sums, 0, acc, m0, n0,
+                                                               0, warp_n0, lane, int(gridDim.z), store_transposed);
       }
       return;
     }
