@@ -60,7 +60,11 @@ std::string op_code(Op opa, Op opb);
 // (stored k x 1) with any lda >= k; so is a column vector B stored with ldb = 1 under op T
 // (n = 1) and B in op N. Read that way (K-major, lda or ldb = k rounded up to 64 elements,
 // which no address of the one row or column uses) the operand suits the 16-byte copies and
-// the TMA, which a leading dimension of 1 rules out. Every other problem is returned as it is.
+// the TMA, which a leading dimension of 1 rules out. Only where the vector is a whole number
+// of 16-byte units: the 16-byte copies read its last unit whole, and where k ends inside one
+// they read up to 14 bytes past the vector (compute-sanitizer's memcheck found it on bf16
+// 1 x 1 x 1 TT); there the operand is read K-major with ld = k, which the copies and the TMA
+// refuse. Every other problem is returned as it is.
 GemmProblem vectors_read_k_major(const GemmProblem& p);
 
 }  // namespace tilemm

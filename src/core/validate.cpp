@@ -29,15 +29,20 @@ const char* op_name(Op op) { return op == Op::N ? "N" : "T"; }
 std::string op_code(Op opa, Op opb) { return std::string(op_name(opa)) + op_name(opb); }
 
 GemmProblem vectors_read_k_major(const GemmProblem& p) {
-  const std::int64_t k_major_ld = (std::max<std::int64_t>(p.k, 1) + 63) / 64 * 64;
+  // The 16-byte copies read the vector's last 16-byte unit whole: a k that ends inside one
+  // keeps ld = k, so that they leave it to kernels that read it element by element.
+  const auto k_major_ld = [&p](DType t) {
+    const std::int64_t k = std::max<std::int64_t>(p.k, 1);
+    return k * dtype_size(t) % 16 == 0 ? (k + 63) / 64 * 64 : k;
+  };
   GemmProblem q = p;
   if (p.m == 1 && p.opa == Op::N && p.lda == 1) {
     q.opa = Op::T;
-    q.lda = k_major_ld;
+    q.lda = k_major_ld(p.a_type);
   }
   if (p.n == 1 && p.opb == Op::T && p.ldb == 1) {
     q.opb = Op::N;
-    q.ldb = k_major_ld;
+    q.ldb = k_major_ld(p.b_type);
   }
   return q;
 }

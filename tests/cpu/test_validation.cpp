@@ -134,10 +134,20 @@ TEST(Validation, UnitStrideVectorsReadKMajor) {
   tilemm::GemmProblem strided = row;
   strided.lda = 8;  // a row of an 8-row matrix: k elements 8 apart
   EXPECT_EQ(tilemm::vectors_read_k_major(strided), strided);
-  const tilemm::GemmProblem read_column = tilemm::vectors_read_k_major(problem(4096, 1, 1, Op::T, 4096, 1));
+  const tilemm::GemmProblem read_column = tilemm::vectors_read_k_major(problem(4096, 1, 8, Op::T, 4096, 1));
   EXPECT_EQ(read_column.opb, Op::N);
   EXPECT_EQ(read_column.ldb, 64);
   EXPECT_EQ(read_column.opa, Op::N);
+  // A vector that ends inside a 16-byte unit keeps ld = k: the 16-byte copies would read its
+  // last unit whole, past the vector (fp32 k = 1: 12 bytes; bf16 k = 4093: 6 bytes).
+  const tilemm::GemmProblem short_column = tilemm::vectors_read_k_major(problem(4096, 1, 1, Op::T, 4096, 1));
+  EXPECT_EQ(short_column.opb, Op::N);
+  EXPECT_EQ(short_column.ldb, 1);
+  tilemm::GemmProblem bf16_row = problem(1, 2048, 4093, Op::N, 1, 4093);
+  bf16_row.a_type = bf16_row.b_type = tilemm::DType::BF16;
+  EXPECT_EQ(tilemm::vectors_read_k_major(bf16_row).lda, 4093);
+  bf16_row.k = bf16_row.ldb = 4096;
+  EXPECT_EQ(tilemm::vectors_read_k_major(bf16_row).lda, 4096);
   tilemm::GemmProblem k_major = row;
   k_major.opa = Op::T;
   k_major.lda = 11000;
