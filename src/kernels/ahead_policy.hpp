@@ -49,17 +49,42 @@ inline std::int64_t ahead_longest_k(const GemmProblem& p, std::int64_t element_b
   return ahead_loads_eight_bytes(p, element_bytes) ? 3 * kAheadKPerTrip : 2 * kAheadKPerTrip;
 }
 
+// The most round trips of its loads auto lets one slice of `.ahead.clusterk` walk, where one
+// wave of the SMs holds `slices` CTAs a tile (at most 8).
+// One trip per slice is stop 58's rule, taken wherever it fits. Where the tiles leave fewer
+// slices than trips, each slice walks several; against the copying tiles that auto gave
+// these products otherwise (H100, stop 59, docs/results/h100_cluster_k_trips.txt):
+// - tf32 outside NT won to 4 trips a slice, by 1.3-1.9x (255 x 383 x 1023 NN, 24 tiles x 5
+//   slices, 12.8 us against 22.7; 127 x 255 x 3071, 8 x 8, 15.8 against 22.9), and lost or
+//   tied from 6 (255 x 511 x 3071 NN 32.0 against 31.0);
+// - tf32 NT, whose tile reads both operands by 4-byte loads, won to 3 (255 x 383 x 1535,
+//   24 x 5, 21.5 against 25.8) and lost at 4 (383 x 511 x 1023 27.1 against 25.4);
+// - 16-bit operands on 8-byte loads won to 3 (196 x 300 x 2044, 20 x 6, 12.6 against 15.2;
+//   500^2 x 516, 64 x 2, 11.2 against 12.5) and lost from 4 (300 x 500 x 1532 17.5 against 16.6);
+// - 16-bit operands on 2-byte loads won to 3 where a tile holds 5 slices or more (24 tiles and
+//   fewer: 255 x 383 x 1023 12.5 against 15.9, 127 x 383 x 3071 16.6 against 19.0), but with
+//   2-4 slices lost even at 2 trips a slice (383 x 511 x 511, 48 x 2, 13.0 against 11.6;
+//   255 x 511 x 767, 32 x 4, 13.3 against 12.3): there, one trip per slice only.
+inline std::int64_t ahead_cluster_most_trips_per_slice(const GemmProblem& p, std::int64_t element_bytes,
+                                                       std::int64_t slices) {
+  if (element_bytes == 4) return ahead_reads_tf32_nt(p, element_bytes) ? 3 : 4;
+  if (ahead_loads_eight_bytes(p, element_bytes)) return 3;
+  return slices >= 5 ? 3 : 1;
+}
+
 // Whether auto gives p to `.ahead.clusterk` on Hopper (sm_count SMs, one of its blocks
-// each): k past ahead_cluster_k_from, cut into one slice per round trip of its loads, with
-// every tile's slices one cluster and all of them one wave (H200, stop 58: bf16 32-40 tiles x
-// 3 slices 8.6-9.5 us against 10.7-11.1 copied, 32 x 4 on 8-byte loads 9.5 against 11.2, 255^2
-// x 1023 11.4 against 14.4; the losses: 32 x 4 on 2-byte loads, 11.6-11.8 against 11.4; tf32
-// 383^3, 108 CTAs, 10.4-11.8 against 12.3-17.2 copied).
+// each): k past ahead_cluster_k_from, every tile's slices one cluster and all of them one
+// wave (so at most sm_count / tiles slices a tile, and 8), at least two slices a tile, and
+// no slice longer than ahead_cluster_most_trips_per_slice round trips (H200, stop 58, one
+// trip a slice: bf16 32-40 tiles x 3 slices 8.6-9.5 us against 10.7-11.1 copied, 32 x 4 on
+// 8-byte loads 9.5 against 11.2, 255^2 x 1023 11.4 against 14.4; tf32 383^3, 108 CTAs, 10.4-11.8
+// against 12.3-17.2 copied; the loss: 32 x 4 on 2-byte loads, 11.6-11.8 against 11.4).
 inline bool ahead_cluster_k_takes(const GemmProblem& p, std::int64_t element_bytes, int sm_count) {
   const std::int64_t tiles = ahead_tiles(p.m, p.n, p.batch);
+  if (tiles <= 0 || p.k <= ahead_cluster_k_from(p, element_bytes)) return false;
+  const std::int64_t slices = std::min<std::int64_t>(kAheadMostSlices, sm_count / tiles);
   const std::int64_t trips = (p.k + kAheadKPerTrip - 1) / kAheadKPerTrip;
-  return tiles > 0 && p.k > ahead_cluster_k_from(p, element_bytes) &&
-         trips <= std::min<std::int64_t>(kAheadMostSlices, sm_count / tiles);
+  return slices >= 2 && (trips + slices - 1) / slices <= ahead_cluster_most_trips_per_slice(p, element_bytes, slices);
 }
 
 }  // namespace tilemm::kernels

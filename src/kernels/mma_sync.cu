@@ -59,14 +59,16 @@
 //            with 8-byte (4-byte) loads: 2 (4) instructions per chunk instead of 8.
 //   `.ahead.clusterk` (sm_90) the same tile for k past a round trip and a half on few
 //            tiles (bf16 127^2 x 1023, tf32 383^3): k is cut into one slice per 128 (one
-//            round trip each, at most 8), the slices of a tile are the CTAs of one cluster
+//            round trip each, at most 8; fewer, each walking several trips, where one wave
+//            holds fewer CTAs per tile), the slices of a tile are the CTAs of one cluster
 //            along grid z, and each CTA's share of the tile's fp32 sums reaches it from its
 //            peers by bulk copies between their shared memories (mma_sum_cluster_slices,
 //            shared with skinny_mma): one launch, no workspace. With the sums pulled by
 //            loads of the peers' shared memory the cluster cost ~1 us over `.ahead` (bf16
 //            255^3 10.7 against 10.0 us); pushed by the copy engine it runs tf32 255^3 in
 //            9.9-10.1 against `.ahead`'s 10.9-11.0, so auto takes it from k = 193
-//            (ahead_cluster_k_from; 16-bit operands on 8-byte loads from 257).
+//            (ahead_cluster_k_from; 16-bit operands on 8-byte loads from 257), also where
+//            a slice walks up to 3-4 trips (ahead_cluster_most_trips_per_slice).
 // Requirements: compute capability 8.0 (cp.async, ldmatrix, bf16/tf32 mma); A, B, C
 // aligned to their element size; shared memory per block as the configuration needs.
 // Any m, n, k, op, batch.
@@ -369,7 +371,7 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
     const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
     const std::int64_t wave = std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>();
     if constexpr (kCfg.cluster_k) {
-      // k past a round trip and a half, one slice per round trip, all in one wave
+      // k past a round trip and a half, at most 3-4 round trips a slice, all in one wave
       // (ahead_cluster_k_takes, where repacking_stands_aside leaves such products to it): just
       // above `.ahead`, which it outruns there.
       constexpr double kSplitsLongK = 2099.5;

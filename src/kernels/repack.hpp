@@ -33,16 +33,17 @@ struct RepackedOperand {
 // measured below that size); or whose k is under 64 (under 128 for tf32 outside TN, whose
 // copies transpose an operand first: 64 <= k < 128 ran 0.75-1.18x of the 128 x 128 scalar-load
 // tile in NN and NT, and in TT 0.69-0.91x where the score took wgmma_rs's 128 x 256 copying
-// tile); or whose k is at most 256 (tf32 NT: 128; 16-bit operands on 8-byte loads: 384;
-// ahead_longest_k) with at most sm_count tiles of 64 x 64, one wave of mma_sync's `.ahead` tile
-// (one block per SM); or, 16-bit operands with k <= 128, two waves of it where both operands
-// take 8-byte loads or the copies would move 2 MiB or more (docs/ladder.md, "Two waves of the
-// tile held ahead"); or, on Hopper, where `.ahead.clusterk` takes the product
-// (ahead_cluster_k_takes, from k = 193; ahead_policy.hpp). Measured on the H200
-// (docs/ladder.md, "Small products with an odd leading dimension", "The product as the copy's
-// programmatic dependent", "Small products by element loads held ahead"): with an operand the
-// TMA cannot read, a `.repack` call costs its copies and one launch more, ~9-10 us in all for
-// such products, while the `.ahead` tile holds 128 k of element loads in flight: bf16 100^3 6.6
+// tile); or, 16-bit operands with k <= 128, two waves of mma_sync's `.ahead` tile where both
+// operands take 8-byte loads or the copies would move 2 MiB or more (docs/ladder.md, "Two
+// waves of the tile held ahead"). At any size (since stop 59): products whose k is at most
+// 256 (tf32 NT: 128; 16-bit operands on 8-byte loads: 384; ahead_longest_k) with at most
+// sm_count tiles of 64 x 64, one wave of the `.ahead` tile (one block per SM); or, on Hopper,
+// those `.ahead.clusterk` takes (ahead_cluster_k_takes, from k = 193; ahead_policy.hpp).
+// Measured on the H200 (docs/ladder.md, "Small products with an odd leading dimension", "The
+// product as the copy's programmatic dependent", "Small products by element loads held
+// ahead"; past 2 * 512^3 FLOP on an H100, "Slices that walk several round trips"): with an
+// operand the TMA cannot read, a `.repack` call costs its copies and one launch more, ~9-10 us
+// in all for such products, while the `.ahead` tile holds 128 k of element loads in flight: bf16 100^3 6.6
 // against 9.6 us, 127 x 127 to 703 x 703 x 127 7.7-8.4 against 9.7-10.7, k = 255 1.02-1.09x
 // faster, 511^3 14.8 against 11.5 (the copies win); tf32 NN 255^3 11.0 against 15.1 (TN at k =
 // 150-255 0.91-1.16x, NT at k = 255 0.92-1.10x). The 128 x 128 scalar-load tile (`.ldg2`,

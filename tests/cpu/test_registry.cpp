@@ -588,12 +588,10 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
   // its pick before (cuBLAS), docs/results/h200_small_odd_ld.txt, run 2.
   using tilemm::Op;
   const auto choice = typed_auto_choice;
-  const std::string split_k = ".64x128x64.s8.persistent.splitk.repack";
   const std::string pingpong = ".64x64x64.s12.persistent.tmastore.pingpong.repack";
   // (bf16 33 x 1024 x 1024 NN and 1024 x 33 x 1024 NT: 16 tiles x 8 round trips cut across
-  // clusters since stop 58, AutoCutsLongKAcrossAClusterForFewTiles.)
-  EXPECT_EQ(choice("fp16", 36, 512, 2048, Op::N, Op::N), "wgmma.fp16" + split_k);    // lda = 36: 72 bytes
-  EXPECT_EQ(choice("bf16", 60, 3072, 512, Op::N, Op::N), "wgmma.bf16" + pingpong);   // 13.2 against 35.1 (11.5)
+  // clusters since stop 58; fp16 36 x 512 x 2048 and bf16 60 x 3072 x 512, whose operands take
+  // 8-byte loads, since stop 59: AutoCutsLongKAcrossAClusterForFewTiles.)
   EXPECT_EQ(choice("bf16", 511, 511, 511, Op::T, Op::N), "wgmma.bf16" + pingpong);   // 11.4 against 15.8 on `.ahead`
   // tf32 on the same tiles with repacking (A transposed in NN), also above 2 * 512^3 FLOP.
   const std::string tf32_split_k = "wgmma.tf32.64x128x32.s8.persistent.splitk.repack";
@@ -608,9 +606,9 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
   // Smaller products (k <= 256, at most one tile of 64 x 64 per SM; tf32 NT k <= 128) go to
   // mma_sync's `.ahead` tile (the next test), longer k on few tiles to `.ahead.clusterk`
   // (AutoCutsLongKAcrossAClusterForFewTiles); just past those bounds, the copies: 144 tiles,
-  // and tf32 TN k = 257 on 64 tiles (three round trips, room for two slices).
+  // and tf32 TN 511^2 x 1535, whose 64 tiles hold two slices of six round trips.
   EXPECT_EQ(choice("bf16", 513, 1024, 255, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.tmastore.repack");
-  EXPECT_EQ(choice("tf32", 511, 511, 257, Op::T, Op::N).find("mma_sync"), std::string::npos);
+  EXPECT_EQ(choice("tf32", 511, 511, 1535, Op::T, Op::N).find("mma_sync"), std::string::npos);
 }
 
 TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
@@ -631,16 +629,20 @@ TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
   // 8.6 against 11.2); tf32 NT to k = 128, TN to 256 (stop 57: 255 x 511 x 255 10.9 against 11.5;
   // since stop 58 cut across a cluster from k = 193 where the slices fit one wave); 16-bit
   // operands that both take 8-byte loads to k = 384 (stop 58: bf16 500^2 x 300 NN 9.2 against 10.6
-  // copied); below k = 193, `.ahead` rather than the cluster (stop 58: bf16 127 x 196 x 160 8.5
-  // against 8.9, on 8-byte loads below 257: 100 x 196 x 200 7.9 against 8.6).
+  // copied; since stop 59 those 64 tiles are cut across clusters, two slices each, and `.ahead`
+  // keeps the reach where two slices a tile do not fit one wave: 67-132 tiles); below k = 193,
+  // `.ahead` rather than the cluster (stop 58: bf16 127 x 196 x 160 8.5 against 8.9, on 8-byte
+  // loads below 257: 100 x 196 x 200 7.9 against 8.6).
   EXPECT_EQ(choice("bf16", 100, 511, 256, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   EXPECT_EQ(choice("bf16", 4097, 127, 127, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   EXPECT_EQ(choice("bf16", 512, 1024, 255, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   EXPECT_EQ(choice("tf32", 255, 511, 127, Op::T, Op::N), ahead32);
   EXPECT_EQ(choice("tf32", 1023, 511, 255, Op::N, Op::N), ahead32);
-  EXPECT_EQ(choice("bf16", 500, 500, 300, Op::N, Op::N), "mma_sync.bf16" + ahead16);
-  EXPECT_EQ(choice("bf16", 508, 508, 384, Op::N, Op::N), "mma_sync.bf16" + ahead16);
-  EXPECT_EQ(choice("bf16", 508, 508, 388, Op::N, Op::N).find(".ahead"), std::string::npos);
+  EXPECT_EQ(choice("bf16", 500, 600, 300, Op::N, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("bf16", 508, 600, 384, Op::N, Op::N), "mma_sync.bf16" + ahead16);
+  EXPECT_EQ(choice("bf16", 508, 600, 388, Op::N, Op::N).find(".ahead"), std::string::npos);
+  // Past 2 * 512^3 FLOP too (stop 59, H100: bf16 500 x 1000 x 300 10.0 against 11.6 copied).
+  EXPECT_EQ(choice("bf16", 500, 1000, 300, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   EXPECT_EQ(choice("bf16", 501, 500, 300, Op::N, Op::N).find(".ahead"), std::string::npos);  // 2-byte loads
   EXPECT_EQ(choice("bf16", 127, 196, 160, Op::N, Op::N), "mma_sync.bf16" + ahead16);
   EXPECT_EQ(choice("bf16", 100, 196, 200, Op::N, Op::N), "mma_sync.bf16" + ahead16);
@@ -692,44 +694,95 @@ TEST(Registry, AutoTakesTheAheadTileForTwoWavesWhereTheCopiesCostMore) {
 
 TEST(Registry, AutoCutsLongKAcrossAClusterForFewTiles) {
   // `.ahead.clusterk`: k past 192 (tf32 NT 128, 16-bit operands on 8-byte loads 256), one slice
-  // per 128 of k, at most 8, every slice of every tile in one wave, operands the TMA cannot
-  // read. H200, us per run against auto's pick before, docs/results/
-  // h200_small_products_ahead.txt, runs 9 and 10 (stop 57) and 14-16 (stop 58, the sums moved
-  // by bulk copies).
+  // per 128 of k, at most 8, every slice of every tile in one wave (since stop 59 also fewer
+  // slices, each of a few round trips), operands the TMA cannot read. us per run against auto's
+  // pick before: H200, docs/results/h200_small_products_ahead.txt, runs 9 and 10 (stop 57) and
+  // 14-16 (stop 58, the sums moved by bulk copies); H100, docs/results/h100_cluster_k_trips.txt
+  // (stop 59).
   using tilemm::Op;
-  const std::string cluster16 = ".64x64x32.w32x16.s5.ldg2.ahead.clusterk";
-  const std::string cluster32 = "mma_sync.tf32.64x64x32.w32x16.s5.ldg4.ahead.clusterk";
-  EXPECT_EQ(typed_auto_choice("bf16", 127, 127, 1023, Op::N, Op::N), "mma_sync.bf16" + cluster16);  // 9.5 / 13.7
-  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 511, Op::T, Op::N), "mma_sync.bf16" + cluster16);   // 10.1 / 11.4
-  EXPECT_EQ(typed_auto_choice("fp16", 255, 255, 512, Op::N, Op::N), "mma_sync.fp16" + cluster16);   // 10.3 / 11.8
-  EXPECT_EQ(typed_auto_choice("tf32", 383, 383, 383, Op::N, Op::N), cluster32);                     // 10.5 / 16.1
-  EXPECT_EQ(typed_auto_choice("tf32", 255, 255, 255, Op::N, Op::T), cluster32);                     // 11.4 / 16.2
-  EXPECT_EQ(typed_auto_choice("tf32", 255, 255, 1023, Op::T, Op::N), cluster32);                    // 12.4 / 15.2
+  struct Product {
+    const char* dtype;
+    std::int64_t m, n, k;
+    Op opa, opb;
+  };
+  const auto cluster_entry = [](const std::string& dtype) {
+    return "mma_sync." + dtype + (dtype == "tf32" ? ".64x64x32.w32x16.s5.ldg4" : ".64x64x32.w32x16.s5.ldg2") +
+           ".ahead.clusterk";
+  };
+  const auto describe = [](const Product& q) {
+    return std::string(q.dtype) + " " + std::to_string(q.m) + " x " + std::to_string(q.n) + " x " +
+           std::to_string(q.k) + " " + tilemm::op_code(q.opa, q.opb);
+  };
+  const auto expect_cut = [&](std::initializer_list<Product> products) {
+    for (const Product& q : products)
+      EXPECT_EQ(typed_auto_choice(q.dtype, q.m, q.n, q.k, q.opa, q.opb), cluster_entry(q.dtype)) << describe(q);
+  };
+  const auto expect_not_cut = [&](std::initializer_list<Product> products) {
+    for (const Product& q : products)
+      EXPECT_EQ(typed_auto_choice(q.dtype, q.m, q.n, q.k, q.opa, q.opb).find(".clusterk"), std::string::npos)
+          << describe(q);
+  };
+  // Stop 57 (H200): bf16 127^2 x 1023 9.5 / 13.7, 255^2 x 511 TN 10.1 / 11.4, fp16 255^2 x 512
+  // 10.3 / 11.8, tf32 383^3 10.5 / 16.1, 255^3 NT 11.4 / 16.2, 255^2 x 1023 TN 12.4 / 15.2.
+  expect_cut({{"bf16", 127, 127, 1023, Op::N, Op::N},
+              {"bf16", 255, 255, 511, Op::T, Op::N},
+              {"fp16", 255, 255, 512, Op::N, Op::N},
+              {"tf32", 383, 383, 383, Op::N, Op::N},
+              {"tf32", 255, 255, 255, Op::N, Op::T},
+              {"tf32", 255, 255, 1023, Op::T, Op::N}});
   // Stop 58: from k = 193 (tf32 255 x 511 x 200 NN 10.3 against `.ahead`'s 10.9, 255 x 511 x 255
   // TN 10.3 against 10.9; bf16 255^3 on 2-byte loads, like 255 x 196 x 256 9.8 against 10.8),
   // from k = 257 on 8-byte loads (bf16 100^2 x 260 8.1 against 8.5), and on a whole wave for
   // 16-bit operands too (196 x 500 x 512, 32 tiles x 4 slices, 9.5 against 11.2 copied; 300 x 500
   // x 380, 40 x 3, 9.5 against 10.8; 255^2 x 1023, 16 x 8, 11.4 against 14.4). What the wave
-  // costs: 32 x 4 on 2-byte loads ran 11.6-11.8 against 11.4 copied (255 x 500-511 x 512).
-  EXPECT_EQ(typed_auto_choice("tf32", 255, 511, 200, Op::N, Op::N), cluster32);
-  EXPECT_EQ(typed_auto_choice("tf32", 255, 511, 255, Op::T, Op::N), cluster32);
-  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 255, Op::N, Op::N), "mma_sync.bf16" + cluster16);
-  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 255, Op::T, Op::N), "mma_sync.bf16" + cluster16);
-  EXPECT_EQ(typed_auto_choice("bf16", 100, 100, 260, Op::N, Op::N), "mma_sync.bf16" + cluster16);
-  EXPECT_EQ(typed_auto_choice("bf16", 196, 500, 512, Op::N, Op::N), "mma_sync.bf16" + cluster16);
-  EXPECT_EQ(typed_auto_choice("bf16", 300, 500, 380, Op::N, Op::N), "mma_sync.bf16" + cluster16);
-  EXPECT_EQ(typed_auto_choice("bf16", 255, 255, 1023, Op::N, Op::N), "mma_sync.bf16" + cluster16);
-  EXPECT_EQ(typed_auto_choice("bf16", 255, 511, 512, Op::N, Op::N), "mma_sync.bf16" + cluster16);
-  // Off the split-K copying tile (stop 58, run 18): 33 x 1024 x 1024 NN 12.6 -> 11.6 us (cuBLAS
-  // 12.7-12.9), 1024 x 33 x 1024 NT 11.9 -> 10.6 (cuBLAS 13.7).
-  EXPECT_EQ(typed_auto_choice("bf16", 33, 1024, 1024, Op::N, Op::N), "mma_sync.bf16" + cluster16);
-  EXPECT_EQ(typed_auto_choice("bf16", 1024, 33, 1024, Op::N, Op::T), "mma_sync.bf16" + cluster16);
-  // Not: 64 tiles need 4 slices and hold 2 (511^3: 14.3 against 11.4 copied); more than 8 round
-  // trips (127^2 x 2047); operands the TMA reads (256^2 x 512: wgmma 7.3 against 9.2); nor
-  // without clusters (sm_80).
-  EXPECT_EQ(typed_auto_choice("bf16", 511, 511, 511, Op::N, Op::N).find(".clusterk"), std::string::npos);
-  EXPECT_EQ(typed_auto_choice("bf16", 127, 127, 2047, Op::N, Op::N).find(".clusterk"), std::string::npos);
-  EXPECT_EQ(typed_auto_choice("bf16", 256, 256, 512, Op::N, Op::N).find(".clusterk"), std::string::npos);
+  // costs: 32 x 4 on 2-byte loads ran 11.6-11.8 against 11.4 copied (255 x 500-511 x 512). Off the
+  // split-K copying tile (run 18): 33 x 1024 x 1024 NN 12.6 -> 11.6 us (cuBLAS 12.7-12.9), 1024 x
+  // 33 x 1024 NT 11.9 -> 10.6 (cuBLAS 13.7).
+  expect_cut({{"tf32", 255, 511, 200, Op::N, Op::N},
+              {"tf32", 255, 511, 255, Op::T, Op::N},
+              {"bf16", 255, 255, 255, Op::N, Op::N},
+              {"bf16", 255, 255, 255, Op::T, Op::N},
+              {"bf16", 100, 100, 260, Op::N, Op::N},
+              {"bf16", 196, 500, 512, Op::N, Op::N},
+              {"bf16", 300, 500, 380, Op::N, Op::N},
+              {"bf16", 255, 255, 1023, Op::N, Op::N},
+              {"bf16", 255, 511, 512, Op::N, Op::N},
+              {"bf16", 33, 1024, 1024, Op::N, Op::N},
+              {"bf16", 1024, 33, 1024, Op::N, Op::T}});
+  // Stop 59 (H100): where one wave holds fewer slices than round trips, slices of several trips,
+  // against the copying tiles auto took: tf32 to 4 trips a slice (255 x 383 x 1023 NN, 24 tiles x
+  // 5 slices, 12.8 against 22.7; 127 x 255 x 3071, 8 x 8, 15.8 against 22.9), tf32 NT to 3 (255 x
+  // 383 x 767 13.6 against 22.2); 16-bit operands on 8-byte loads to 3 (196 x 300 x 2044, 20 x 6,
+  // 12.6 against 15.2), on 2-byte loads to 3 where a tile holds 5 slices or more (255 x 383 x 1023
+  // 12.5 against 15.9; 127 x 255 x 2047 12.6 against 16.2). Also on 8-byte loads with 48-64
+  // tiles, two slices each, against the copying tiles and `.ahead`: fp16 36 x 512 x 2048 10.3
+  // against 12.4 us (cuBLAS 10.8-11.3), bf16 60 x 3072 x 512 10.7 against 11.8 (11.3), 508^2 x 384
+  // 9.7 against 10.6, 508^2 x 388 10.1 against 11.2. And past 2 * 512^3 FLOP (tf32 383 x 511 x
+  // 1023 NN 19.3 against 24.6, 255 x 511 x 1535 19.5 against 26.2; bf16 300 x 500 x 1020 on 8-byte
+  // loads 14.1 against 14.6).
+  expect_cut({{"tf32", 255, 383, 1023, Op::N, Op::N},
+              {"tf32", 127, 255, 3071, Op::N, Op::N},
+              {"tf32", 255, 383, 767, Op::N, Op::T},
+              {"bf16", 196, 300, 2044, Op::N, Op::N},
+              {"bf16", 255, 383, 1023, Op::N, Op::N},
+              {"bf16", 127, 127, 2047, Op::N, Op::N},
+              {"fp16", 36, 512, 2048, Op::N, Op::N},
+              {"bf16", 60, 3072, 512, Op::N, Op::N},
+              {"bf16", 508, 508, 384, Op::N, Op::N},
+              {"bf16", 508, 508, 388, Op::N, Op::N},
+              {"tf32", 383, 511, 1023, Op::N, Op::N},
+              {"tf32", 255, 511, 1535, Op::N, Op::N},
+              {"bf16", 300, 500, 1020, Op::N, Op::N}});
+  // Not: 2-byte loads with 2-4 slices a tile and more trips than slices (511^3, 64 tiles x 2:
+  // 14.3 against 11.4 copied; 383 x 511 x 511, 48 x 2, 13.0 against 11.6; 255 x 511 x 767, 32 x 4,
+  // 13.3 against 12.3); more than 3 trips a slice on 2-byte loads (127^2 x 4095: 32 trips on 8
+  // slices); operands the TMA reads (256^2 x 512: wgmma 7.3 against 9.2); nor without clusters
+  // (sm_80).
+  expect_not_cut({{"bf16", 511, 511, 511, Op::N, Op::N},
+                  {"bf16", 383, 511, 511, Op::N, Op::N},
+                  {"bf16", 255, 511, 767, Op::N, Op::N},
+                  {"bf16", 127, 127, 4095, Op::N, Op::N},
+                  {"bf16", 256, 256, 512, Op::N, Op::N}});
   EXPECT_EQ(auto_choice(typed_problem("bf16", 127, 127, 1023, Op::N, Op::N), ampere_device()).find(".clusterk"),
             std::string::npos);
   // An empty product has no tiles to share the SMs among: not taken, and no division by zero.
