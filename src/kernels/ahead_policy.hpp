@@ -49,8 +49,20 @@ inline std::int64_t ahead_longest_k(const GemmProblem& p, std::int64_t element_b
   return ahead_loads_eight_bytes(p, element_bytes) ? 3 * kAheadKPerTrip : 2 * kAheadKPerTrip;
 }
 
-// The most round trips of its loads auto lets one slice of `.ahead.clusterk` walk, where one
-// wave of the SMs holds `slices` CTAs a tile (at most 8).
+// The round trips of the `.ahead` tile's loads that k takes (kAheadKPerTrip each).
+inline std::int64_t ahead_round_trips(std::int64_t k) { return (k + kAheadKPerTrip - 1) / kAheadKPerTrip; }
+
+// The k-slices `.ahead.clusterk` cuts each of `tiles` tiles into: one per round trip, at most
+// kAheadMostSlices (a larger cluster is not portable), and no more than keep every CTA of a
+// `wave` of blocks resident at once. The launcher (mma_sync_cluster_slices, which also drops
+// slices where the GPU cannot hold a cluster per tile) and auto's rule both count them here.
+inline std::int64_t ahead_cluster_slices(std::int64_t k, std::int64_t tiles, std::int64_t wave) {
+  return std::clamp<std::int64_t>(std::min(ahead_round_trips(k), wave / std::max<std::int64_t>(tiles, 1)), 1,
+                                  kAheadMostSlices);
+}
+
+// The most round trips of its loads auto lets one slice of `.ahead.clusterk` walk, where a
+// tile is cut into `slices` (ahead_cluster_slices).
 // One trip per slice is stop 58's rule, taken wherever it fits. Where the tiles leave fewer
 // slices than trips, each slice walks several; against the copying tiles that auto gave
 // these products otherwise (H100, stop 59, docs/results/h100_cluster_k_trips.txt):
@@ -74,17 +86,17 @@ inline std::int64_t ahead_cluster_most_trips_per_slice(const GemmProblem& p, std
 
 // Whether auto gives p to `.ahead.clusterk` on Hopper (sm_count SMs, one of its blocks
 // each): k past ahead_cluster_k_from, every tile's slices one cluster and all of them one
-// wave (so at most sm_count / tiles slices a tile, and 8), at least two slices a tile, and
-// no slice longer than ahead_cluster_most_trips_per_slice round trips (H200, stop 58, one
+// wave (ahead_cluster_slices), at least two slices a tile, and no slice longer than
+// ahead_cluster_most_trips_per_slice round trips (H200, stop 58, one
 // trip a slice: bf16 32-40 tiles x 3 slices 8.6-9.5 us against 10.7-11.1 copied, 32 x 4 on
 // 8-byte loads 9.5 against 11.2, 255^2 x 1023 11.4 against 14.4; tf32 383^3, 108 CTAs, 10.4-11.8
 // against 12.3-17.2 copied; the loss: 32 x 4 on 2-byte loads, 11.6-11.8 against 11.4).
 inline bool ahead_cluster_k_takes(const GemmProblem& p, std::int64_t element_bytes, int sm_count) {
   const std::int64_t tiles = ahead_tiles(p.m, p.n, p.batch);
   if (tiles <= 0 || p.k <= ahead_cluster_k_from(p, element_bytes)) return false;
-  const std::int64_t slices = std::min<std::int64_t>(kAheadMostSlices, sm_count / tiles);
-  const std::int64_t trips = (p.k + kAheadKPerTrip - 1) / kAheadKPerTrip;
-  return slices >= 2 && (trips + slices - 1) / slices <= ahead_cluster_most_trips_per_slice(p, element_bytes, slices);
+  const std::int64_t slices = ahead_cluster_slices(p.k, tiles, sm_count);
+  const std::int64_t trips_per_slice = (ahead_round_trips(p.k) + slices - 1) / slices;
+  return slices >= 2 && trips_per_slice <= ahead_cluster_most_trips_per_slice(p, element_bytes, slices);
 }
 
 }  // namespace tilemm::kernels

@@ -219,17 +219,16 @@ template <TilemmMmaSyncConfig kCfg>
 int mma_sync_blocks_per_sm();
 
 // `.clusterk`'s k-slices per tile: one per round trip of the loads held ahead (stages - 1
-// k-tiles), at most 8 (a larger cluster is not portable), no more than keep every CTA of
-// the launch resident at once (one wave), and fewer where the GPU cannot hold a cluster per
-// tile at once; then as many as slices of split_k_slice_length's length make.
+// k-tiles), at most 8, no more than keep every CTA of the launch resident at once (one wave;
+// ahead_cluster_slices, which auto's rule counts too), and fewer where the GPU cannot hold a
+// cluster per tile at once; then as many as slices of split_k_slice_length's length make.
 template <TilemmMmaSyncConfig kCfg>
 int mma_sync_cluster_slices(const GemmProblem& p) {
-  constexpr int kMostSlices = kAheadMostSlices, kTilesPerTrip = kCfg.stages - 1;
-  static_assert(kTilesPerTrip * kCfg.bk == kAheadKPerTrip, "auto's rule counts the trips this launch cuts k into");
+  constexpr int kMostSlices = kAheadMostSlices;
+  static_assert((kCfg.stages - 1) * kCfg.bk == kAheadKPerTrip, "auto's rule counts the trips this launch cuts k into");
   const std::int64_t tiles = std::int64_t(ceil_div_u(p.m, kCfg.bm)) * ceil_div_u(p.n, kCfg.bn) * p.batch;
   const std::int64_t wave = std::int64_t(device_sm_count()) * mma_sync_blocks_per_sm<kCfg>();
-  const std::int64_t trips = ((p.k + kCfg.bk - 1) / kCfg.bk + kTilesPerTrip - 1) / kTilesPerTrip;
-  int slices = int(std::clamp<std::int64_t>(std::min(trips, wave / std::max<std::int64_t>(tiles, 1)), 1, kMostSlices));
+  int slices = int(ahead_cluster_slices(p.k, tiles, wave));
   constexpr auto kKernel = mma_sync_gemm<kCfg, false, false>;
   while (slices > 1 && tiles > resident_clusters_along_z<kKernel, kMostSlices>(slices, kCfg.threads(),
                                                                                 kCfg.smem_bytes())) {

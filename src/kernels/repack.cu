@@ -241,10 +241,11 @@ bool repacking_stands_aside(const GemmProblem& p, std::int64_t element_bytes, co
   // by bulk copies": bf16 127^2 x 1023 9.5 against 12.7 us copied, tf32 383^3 NN 10.5 against
   // 16.1; H100, "Slices that walk several round trips": tf32 255 x 383 x 1023 12.8 against 22.7).
   const bool ahead_cluster_k = dev.compute_capability() == 90 && ahead_cluster_k_takes(p, element_bytes, dev.sm_count);
-  // Those two bound the product themselves (one wave of tiles, a few round trips a slice) and
-  // hold past 2 * 512^3 FLOP (H100, stop 59: bf16 500 x 1000 x 300-384 on 8-byte loads 10.0-10.9
-  // us on `.ahead` against 11.6-12.4 copied; tf32 383 x 511 x 1023 NN 19.3 on the cluster against
-  // 24.6, 255 x 511 x 1535 19.5 against 26.2); the other rules apply below it.
+  // ahead_wave and ahead_cluster_k bound the product themselves (one wave of tiles, a few round
+  // trips a slice) and hold past 2 * 512^3 FLOP (H100, stop 59: bf16 500 x 1000 x 300-384 on
+  // 8-byte loads 10.0-10.9 us on `.ahead` against 11.6-12.4 copied; tf32 383 x 511 x 1023 NN
+  // 19.3 on the cluster against 24.6, 255 x 511 x 1535 19.5 against 26.2); the other rules
+  // apply below it.
   return (p.flops() < kSmallestRepackedFlops &&
           (tma_reads_operands_in_place(p, element_bytes) || p.k < shortest_repacked_k || ahead_two_waves)) ||
          ahead_wave || ahead_cluster_k;

@@ -706,8 +706,7 @@ TEST(Registry, AutoCutsLongKAcrossAClusterForFewTiles) {
     Op opa, opb;
   };
   const auto cluster_entry = [](const std::string& dtype) {
-    return "mma_sync." + dtype + (dtype == "tf32" ? ".64x64x32.w32x16.s5.ldg4" : ".64x64x32.w32x16.s5.ldg2") +
-           ".ahead.clusterk";
+    return "mma_sync." + dtype + ".64x64x32.w32x16.s5." + (dtype == "tf32" ? "ldg4" : "ldg2") + ".ahead.clusterk";
   };
   const auto describe = [](const Product& q) {
     return std::string(q.dtype) + " " + std::to_string(q.m) + " x " + std::to_string(q.n) + " x " +
