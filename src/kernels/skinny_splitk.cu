@@ -19,10 +19,13 @@
 //   - The warps of a block split each stage along k (warp w takes k-steps [w, w + 1) *
 //     BK / warps), not along n: the block's columns stay few (BN = 128), so n = 4096
 //     still gives 32 column tiles, and k is cut into slices across grid z
-//     (split_k_reduce.hpp) until about one wave of blocks fills the GPU.
+//     (split_k_reduce.hpp) until about one wave of blocks fills the GPU (one 32-k stage
+//     a slice where the tiles are few: skinny_splitk_slices).
 //   - At the end the warps' partial tiles are added in warp order through shared memory,
 //     and the block writes its slice's raw partial product; the split-K pass adds the
 //     slices in order and applies alpha and beta. The result does not depend on timing.
+//     A product in one slice is written to C by the block itself, with alpha and beta:
+//     one kernel, no workspace.
 // Per thread and run of 4 k-steps: 16 LDS.128 of op(A) (broadcast), TN LDS.128 of op(B),
 // 64 * TN FFMA. Per block and stage: (BM + BN) * BK * 4 bytes from global memory (18 KB
 // for 16 x 128 x 32) for 2 * BM * BN * BK FLOP: intensity BM * BN / (2 * (BM + BN)) =
@@ -37,8 +40,8 @@
 // Copy widths: `.cp16` needs 16-byte aligned A and B with lda, ldb multiples of 4; `.cp4`
 // takes any leading dimension. Borders: copies past the matrix zero-fill (cp.async with
 // src-size 0), so no thread tests a border inside the k-loop.
-// Requirements: compute capability 8.0 (cp.async); batchCount = 1; a workspace of
-// slices * m * n floats.
+// Requirements: compute capability 8.0 (cp.async); batchCount = 1; with two or more
+// slices, a workspace of slices * m * n floats.
 #include <algorithm>
 
 #include "kernels/cp_async_tiles.cuh"
@@ -120,7 +123,7 @@ __device__ __forceinline__ void load_k_run(float (&f)[N][4], const float* tile, 
 // product to split.partial + z * m * n: column-major (ld m), or, with store_transposed
 // (p is the transposed product, see skinny_orientation), row-major (ld n), which is the
 // column-major layout of the caller's C.
-template <TilemmSkinnySplitKConfig kCfg, bool kTransA, bool kTransB>
+template <TilemmSkinnySplitKConfig kCfg, bool kTransA, bool kTransB, bool kWholeProduct = false>
 __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
     skinny_splitk_gemm(GemmParams p, SplitKSlices split, bool store_transposed) {
   static_assert(kCfg.valid());
@@ -227,9 +230,11 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
   }
   __syncthreads();
 
-  // Consecutive threads write consecutive addresses of the partial product: element
-  // e = (row e % BM, column e / BM) of the tile down a column (ld m), or, stored
-  // transposed, e = (row e / BN, column e % BN) along a row (ld n).
+  // Consecutive threads write consecutive addresses of the output: element e = (row e % BM,
+  // column e / BM) of the tile down a column, or, stored transposed, e = (row e / BN,
+  // column e % BN) along a row. Several slices write their raw partial products (ld m, or
+  // n transposed) for the split-K pass; a single slice (kWholeProduct) is the whole product
+  // and writes C with alpha and beta itself, so that one kernel is the whole call.
   float* const out = split.partial + std::int64_t(blockIdx.z) * p.m * p.n;
 #pragma unroll
   for (int pass = 0; pass < BM * BN / kCfg.threads(); ++pass) {
@@ -240,7 +245,13 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm)
 #pragma unroll
     for (int w = 1; w < kCfg.warps; ++w) sum += sums[(w * BN + c) * RP + i];
     const std::int64_t gi = m0 + i, gj = n0 + c;
-    if (gi < p.m && gj < p.n) out[store_transposed ? gj + gi * p.n : gi + gj * p.m] = sum;
+    if (gi < p.m && gj < p.n) {
+      if constexpr (kWholeProduct) {
+        store_alpha_beta(p.C + (store_transposed ? gj + gi * p.ldc : gi + gj * p.ldc), sum, p.alpha, p.beta);
+      } else {
+        out[store_transposed ? gj + gi * p.n : gi + gj * p.m] = sum;
+      }
+    }
   }
 }
 
@@ -252,12 +263,19 @@ int skinny_splitk_blocks_per_sm() {
   return blocks;
 }
 
-// k-slices: about one wave of blocks, each slice at least 8 stages long (the partial
-// sums then add at most 2 * 16 / 256 = 12.5% to B's bytes for m = 16), at most 64.
+// k-slices: about one wave of blocks, at most 64. A block that walks its slice alone on an
+// SM is bound by latency, not bandwidth: ~1.1 us per 32-k stage on an H100 (15 x 121 x 454
+// NN took 25 us in one slice). So the slices are one stage long wherever that makes at
+// least 4 of them (15 x 121 x 454 NN 10.9 us, cuBLAS 10.5); with fewer, the split-K pass
+// costs more than the stages it takes off a block (64 x 3 x 72 TN: 8.6 us in two slices,
+// 7.4 in one), and the slices are at least 8 stages long, which also keeps the partial
+// sums of products with many tiles at most 2 * 16 / 256 = 12.5% of B's bytes for m = 16
+// (docs/ladder.md, step 14, "One stage a slice").
 template <TilemmSkinnySplitKConfig kCfg>
 int skinny_splitk_slices(const GemmProblem& p, int sm_count) {
   const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn() - 1) / kCfg.bn());
-  return split_k_slices(tiles, std::int64_t(sm_count) * skinny_splitk_blocks_per_sm<kCfg>(), p.k / kCfg.bk, 8, 64);
+  return split_k_slices_one_k_tile_each(tiles, std::int64_t(sm_count) * skinny_splitk_blocks_per_sm<kCfg>(),
+                                        p.k / kCfg.bk, 8, 4, 64);
 }
 
 template <TilemmSkinnySplitKConfig kCfg>
@@ -269,19 +287,25 @@ cudaError_t launch_skinny_splitk(const GemmProblem& caller, cudaStream_t stream)
                      nullptr};
   const int slices = int((prob.k + split.k_per_slice - 1) / split.k_per_slice);
   StreamWorkspace workspace(stream);
-  const cudaError_t allocated =
-      workspace.allocate(std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * sizeof(float));
-  if (allocated != cudaSuccess) return allocated;
-  split.partial = workspace.at<float>();
+  if (slices > 1) {
+    const cudaError_t allocated =
+        workspace.allocate(std::size_t(slices) * std::size_t(prob.m) * std::size_t(prob.n) * sizeof(float));
+    if (allocated != cudaSuccess) return allocated;
+    split.partial = workspace.at<float>();
+  }
   const dim3 grid(ceil_div_u(prob.m, kCfg.bm), ceil_div_u(prob.n, kCfg.bn()), static_cast<unsigned>(slices));
   const cudaError_t launched = dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
-    constexpr auto kernel = skinny_splitk_gemm<kCfg, kTA, kTB>;
-    constexpr std::int64_t smem = skinny_splitk_smem_bytes<kCfg, kTA, kTB>();
-    const cudaError_t opted_in = opt_in_dynamic_smem<kernel>(smem);
-    if (opted_in != cudaSuccess) return opted_in;
-    kernel<<<grid, kCfg.threads(), smem, stream>>>(params, split, store_transposed);
-    return cudaGetLastError();
+    const auto launch = [&]<bool kWholeProduct>() {
+      constexpr auto kernel = skinny_splitk_gemm<kCfg, kTA, kTB, kWholeProduct>;
+      constexpr std::int64_t smem = skinny_splitk_smem_bytes<kCfg, kTA, kTB>();
+      const cudaError_t opted_in = opt_in_dynamic_smem<kernel>(smem);
+      if (opted_in != cudaSuccess) return opted_in;
+      kernel<<<grid, kCfg.threads(), smem, stream>>>(params, split, store_transposed);
+      return cudaGetLastError();
+    };
+    return slices == 1 ? launch.template operator()<true>() : launch.template operator()<false>();
   });
+  if (slices == 1) return launched;
   return workspace.finish(launched == cudaSuccess ? launch_split_k_reduce(caller, split.partial, slices, stream)
                                                   : launched);
 }
@@ -309,7 +333,7 @@ KernelEntry make_skinny_splitk_entry(double relative_speed) {
   e.requirements = std::string(kCfg.quad_copies
                                    ? "compute capability 8.0; A and B 16-byte aligned, lda/ldb multiples of 4"
                                    : "compute capability 8.0") +
-                   "; batchCount = 1; a workspace of slices * m * n floats (stream-ordered)";
+                   "; batchCount = 1; a workspace of slices * m * n floats (stream-ordered) when k is split";
   e.arithmetic_intensity = double(kCfg.bm) * kCfg.bn() / (2.0 * (kCfg.bm + kCfg.bn()));
   e.auto_eligible = true;
   e.auto_priority = 1000;

@@ -30,6 +30,18 @@ inline std::int64_t split_k_slice_length(std::int64_t k, int slices, int bk) {
   return ((k + slices - 1) / slices + bk - 1) / bk * bk;
 }
 
+// split_k_slices for blocks whose k-loop is bound by latency when few of them share the GPU
+// (skinny_splitk's 16-row tile walked 15 x 121 x 454 in one slice at ~1.1 us per 32-k stage
+// on an H100): slices of one k-tile each wherever that makes at least `min_slices` of them,
+// since fewer do not repay the split-K pass; otherwise slices of at least `min_k_tiles`.
+// With many tiles the wave bounds the count either way (16 x 11008 x 4096: 86 tiles of 16 x
+// 128, 396 block slots, 4 slices).
+inline int split_k_slices_one_k_tile_each(std::int64_t tiles, std::int64_t resident_blocks, std::int64_t k_tiles,
+                                          std::int64_t min_k_tiles, int min_slices, int max_slices) {
+  const int one_each = split_k_slices(tiles, resident_blocks, k_tiles, 1, max_slices);
+  return one_each >= min_slices ? one_each : split_k_slices(tiles, resident_blocks, k_tiles, min_k_tiles, max_slices);
+}
+
 // split_k_slices for kernels whose k-slices are many short blocks (the fp32 tiles, two
 // or more per SM), for products of at most one wave of tiles: when that count leaves the
 // last wave of blocks less than `min_fill` full, the smallest larger count within the same

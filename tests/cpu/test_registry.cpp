@@ -1515,6 +1515,27 @@ TEST(Registry, AutoCountsMmaSyncAtItsShareOfWgmmasRateOnHopper) {
   EXPECT_EQ(auto_choice(p, ampere_device()).rfind("mma_sync.tf32.", 0), 0u) << auto_choice(p, ampere_device());
 }
 
+TEST(SplitK, FewLatencyBoundBlocksTakeOneKTileASlice) {
+  using tilemm::kernels::split_k_slices_one_k_tile_each;
+  // skinny_splitk on an H100: 132 SMs x 2 blocks (4-byte copies) or 3 (16-byte), k-tiles of
+  // 32, at least 4 slices of one k-tile, else slices of at least 8, at most 64.
+  // 15 x 121 x 454 NN: one tile, 14 k-tiles: 14 slices (it walked 25 us in one).
+  EXPECT_EQ(split_k_slices_one_k_tile_each(1, 264, 14, 8, 4, 64), 14);
+  // 64 x 3 x 72 TN: 2 k-tiles, too few slices to repay the split-K pass: one slice.
+  EXPECT_EQ(split_k_slices_one_k_tile_each(1, 264, 2, 8, 4, 64), 1);
+  EXPECT_EQ(split_k_slices_one_k_tile_each(1, 264, 3, 8, 4, 64), 1);
+  EXPECT_EQ(split_k_slices_one_k_tile_each(1, 264, 4, 8, 4, 64), 4);
+  // 260 x 714 x 225 NN: 102 tiles leave room for 2 slices only: one slice, as before.
+  EXPECT_EQ(split_k_slices_one_k_tile_each(102, 264, 7, 8, 4, 64), 1);
+  // 16 x 4096 x 512 NN: 32 tiles, 16 k-tiles: 12 slices (2 of at least 8 k-tiles before).
+  EXPECT_EQ(split_k_slices_one_k_tile_each(32, 396, 16, 8, 4, 64), 12);
+  // The decode shapes keep their count, bounded by the wave: 16 x 11008 x 4096 (86 tiles) 4,
+  // 32 x 4096 x 4096 (64 tiles) 6; a long k with few tiles stops at 64.
+  EXPECT_EQ(split_k_slices_one_k_tile_each(86, 396, 128, 8, 4, 64), 4);
+  EXPECT_EQ(split_k_slices_one_k_tile_each(64, 396, 128, 8, 4, 64), 6);
+  EXPECT_EQ(split_k_slices_one_k_tile_each(1, 396, 128, 8, 4, 64), 64);
+}
+
 TEST(SplitK, ShortBlocksTakeTheSlicesThatFillTheirLastWave) {
   using tilemm::kernels::split_k_slices_filling_waves;
   // The fp32 tiles on an H200: 132 SMs x 2 blocks of 128 x 128, k-tiles of 8, slices of at
