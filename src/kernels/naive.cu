@@ -15,6 +15,8 @@
 // Requirements: none (any shape, op, leading dimension, batch).
 // Next step (smem_tiled): stage tiles of A and B in shared memory so each global load
 // feeds TILE multiply-adds instead of one.
+#include <utility>
+
 #include "kernels/gemm_common.cuh"
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
@@ -112,14 +114,32 @@ KernelEntry make_one_thread_per_output_entry(const char* name, int step, const c
 
 namespace tilemm {
 
+// auto's last resort everywhere but on short outer products: k <= 16 and m * n <= 2^17. Such a
+// product is a launch, one round trip to memory and C's stores, and one thread per output has
+// no ring to fill and no shared-memory sums: on an H100 it ran them in 4.4-6.9 us where the
+// tiled kernels took 6.7-10 (2 x 64 x 1 NT 4.4 against 9.1 for skinny_splitk before its single
+// slices wrote C themselves and 7.4 after, cuBLAS 5.5; 5611 x 12 x 7 TN 5.6 against 7.0 for
+// the best tile, cuBLAS 6.5). From ~2^17 outputs the tiles catch up (256 x 1024 x 12 TN: 7.6
+// against 7.6, 512 x 512 x 16 NN 9.8 against 7.8), and a longer k favours them (64 x 3 x 72 TN
+// 9.6 against 7.4) (docs/ladder.md, step 14, "One stage a slice").
+namespace {
+
+double coalesced_score(const GemmProblem& p, const DeviceInfo&) {
+  constexpr std::int64_t kShortK = 16, kFewOutputs = std::int64_t(1) << 17;
+  return p.k <= kShortK && p.m * p.n * p.batch <= kFewOutputs ? 1200.0 : 0.0;
+}
+
+}  // namespace
+
 void register_naive(Registry& r) {
   using namespace kernels;
   r.add(make_one_thread_per_output_entry<kNaive>("naive", 1,
                            "one thread per output, warp along columns: uncoalesced stores and B loads",
                            false));
-  r.add(make_one_thread_per_output_entry<kCoalesced>(
-      "coalesced", 2, "one thread per output, warp along rows: coalesced C/A, broadcast B",
-                               true));
+  KernelEntry coalesced = make_one_thread_per_output_entry<kCoalesced>(
+      "coalesced", 2, "one thread per output, warp along rows: coalesced C/A, broadcast B", true);
+  coalesced.auto_score = coalesced_score;
+  r.add(std::move(coalesced));
 }
 
 }  // namespace tilemm

@@ -425,6 +425,24 @@ TEST(Registry, AutoTakesTheSkinnyKernelForSixteenRowsOrColumns) {
   EXPECT_EQ(found, 1);
 }
 
+TEST(Registry, AutoRunsShortOuterProductsOneThreadPerOutput) {
+  // k <= 16 and m * n <= 2^17: a launch, one round trip and C's stores, which one thread per
+  // output does without a ring or shared-memory sums (H100: 2 x 64 x 1 NT 4.4 us against 7.4
+  // on skinny_splitk, cuBLAS 5.5).
+  using tilemm::Op;
+  EXPECT_EQ(auto_choice(fp32_problem(2, 64, 1, Op::N, Op::T)), "coalesced");
+  EXPECT_EQ(auto_choice(fp32_problem(5611, 12, 7, Op::T, Op::N)), "coalesced");
+  EXPECT_EQ(auto_choice(fp32_problem(256, 512, 16, Op::N, Op::N)), "coalesced");
+  // Past either bound the tiled kernels (64 x 3 x 72 TN 9.6 us against 7.4; 512 x 512 x 16
+  // NN 9.8 against 7.8).
+  EXPECT_NE(auto_choice(fp32_problem(64, 3, 72, Op::T, Op::N)), "coalesced");
+  EXPECT_NE(auto_choice(fp32_problem(256, 512, 17, Op::N, Op::N)), "coalesced");
+  EXPECT_NE(auto_choice(fp32_problem(257, 512, 16, Op::N, Op::N)), "coalesced");
+  EXPECT_NE(auto_choice(fp32_problem(512, 512, 16, Op::N, Op::N)), "coalesced");
+  // tf32 arithmetic stays on the tensor cores.
+  EXPECT_NE(typed_auto_choice("tf32", 2, 64, 1, Op::N, Op::T), "coalesced");
+}
+
 TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
   // 16-bit products with at most 16 rows (or, transposed, columns) and a long operand of at
   // least 4096 x 4096 elements: measured on the H200 (docs/ladder.md, step 29), the 16-row
