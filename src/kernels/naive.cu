@@ -116,12 +116,13 @@ namespace tilemm {
 
 // auto's last resort everywhere but on short outer products: k <= 16 and m * n <= 2^17. Such a
 // product is a launch, one round trip to memory and C's stores, and one thread per output has
-// no ring to fill and no shared-memory sums: on an H100 it ran them in 4.4-6.9 us where the
-// tiled kernels took 6.7-10 (2 x 64 x 1 NT 4.4 against 9.1 for skinny_splitk before its single
+// no ring to fill and no shared-memory sums: on an H100 it ran them in 4.4-7.3 us, mostly well
+// ahead of the tiled kernels (2 x 64 x 1 NT 4.4 against 9.1 for skinny_splitk before its single
 // slices wrote C themselves and 7.4 after, cuBLAS 5.5; 5611 x 12 x 7 TN 5.6 against 7.0 for
-// the best tile, cuBLAS 6.5). From ~2^17 outputs the tiles catch up (256 x 1024 x 12 TN: 7.6
-// against 7.6, 512 x 512 x 16 NN 9.8 against 7.8), and a longer k favours them (64 x 3 x 72 TN
-// 9.6 against 7.4) (docs/ladder.md, step 14, "One stage a slice").
+// the best tile, cuBLAS 6.5; one loss measured, 64 x 64 x 16 NN 7.0 against 6.7). From ~2^17
+// outputs the tiles catch up (256 x 1024 x 12 TN: 7.6 against 7.6, 512 x 512 x 16 NN 9.8
+// against 7.8), and a longer k favours them (64 x 3 x 72 TN 9.6 against 7.4) (docs/ladder.md,
+// step 14, "One stage a slice").
 namespace {
 
 double coalesced_score(const GemmProblem& p, const DeviceInfo&) {

@@ -341,7 +341,7 @@ KernelEntry make_tma_ffma_entry(double relative_speed) {
   e.auto_score = [relative_speed](const GemmProblem& p, const DeviceInfo& dev) {
     // What this tile buys is a k-loop whose copies leave the computing warps. With k <= 128
     // (at most four 32-k stages) there is hardly a k-loop, and on an H100 the entry ran such
-    // products 1.3-2.5x slower than the best other fp32 tile (4093^2 x 16 NN 164 us against
+    // products 1.2-2.5x slower than the best other fp32 tile (4093^2 x 16 NN 164 us against
     // 112 for double_buffer's .ldg32, 5611 x 1408 x 7 TN 90 against 36 for cp_async's
     // 128 x 128 tile, 3682 x 4736 x 128 TT 222 against 145; docs/ladder.md, step 15): it steps
     // aside there.
