@@ -231,7 +231,7 @@ struct WgmmaParams {
 // Stream-K's per-CTA constants, computed once into shared memory: kept in registers
 // beside the 128 accumulators they made the consumers spill.
 struct WgmmaStreamKRange {
-  std::int64_t dp_rounds;   // data-parallel tiles per cluster
+  std::int64_t dp_rounds;   // this cluster's whole (data-parallel) tiles
   std::int64_t begin, end;  // the cluster's range of stream-K k-blocks
   std::int64_t sk_items;    // the pieces of tiles in it
 };
@@ -690,7 +690,11 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       const std::int64_t begin = in_stream_k ? stream_k_bound(p, cluster) : 0;
       const std::int64_t end = in_stream_k ? stream_k_bound(p, cluster + 1) : 0;
       const std::int64_t items = end > begin ? (end - 1) / p.k_blocks - begin / p.k_blocks + 1 : 0;
-      *sk_range = {p.dp_tiles / clusters, begin, end, items};
+      // This cluster's whole tiles: cluster, cluster + clusters, ... below dp_tiles. With ranges
+      // dp_tiles is a multiple of clusters; without (plan_stream_k found none worth it) it is
+      // every tile, and the clusters before dp_tiles % clusters take one more.
+      const std::int64_t dp_rounds = (p.dp_tiles - cluster + clusters - 1) / clusters;
+      *sk_range = {dp_rounds, begin, end, items};
     }
     ptx::prefetch_tensormap(&map_a);
     ptx::prefetch_tensormap(&map_b);
