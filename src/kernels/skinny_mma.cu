@@ -231,12 +231,17 @@ int skinny_mma_blocks_per_sm() {
 // 2 x 4 x 16 / (2 x 4 x 128) = 12.5% to B's bytes). A `.ldg` block has one stage in
 // flight, not three, so its time is about one load latency per stage: its slices may be
 // 2 stages short and number 32, trading up to 25% more bytes for fewer stages per block
-// (16 x 4093 x 1000 had 8 stages per block in one slice).
+// (16 x 4093 x 1000 had 8 stages per block in one slice). The `.ldg` tile's `.clusterk` form
+// sums its slices inside the cluster, with no pass to repay: slices of one stage (the last
+// one partial), as many as fill the slots, at most 8.
 template <TilemmSkinnyMmaConfig kCfg>
 int skinny_mma_slices(const GemmProblem& p, int sm_count) {
   const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn);
-  return split_k_slices(tiles, std::int64_t(sm_count) * skinny_mma_blocks_per_sm<kCfg>(), p.k / kCfg.bk,
-                        kCfg.async_copies() ? 4 : 2, kCfg.async_copies() ? 16 : 32);
+  const std::int64_t slots = std::int64_t(sm_count) * skinny_mma_blocks_per_sm<kCfg>();
+  if constexpr (kCfg.cluster_k && !kCfg.async_copies()) {
+    return split_k_slices(tiles, slots, (p.k + kCfg.bk - 1) / kCfg.bk, 1, TilemmSkinnyMmaConfig::kMostClusterSlices);
+  }
+  return split_k_slices(tiles, slots, p.k / kCfg.bk, kCfg.async_copies() ? 4 : 2, kCfg.async_copies() ? 16 : 32);
 }
 
 template <TilemmSkinnyMmaConfig kCfg, bool kTA, bool kTB>
@@ -429,6 +434,30 @@ inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int ele
   return oriented.m <= 2 * bm && !(readable.short_operand && readable.long_operand);
 }
 
+// Whether auto gives the caller's product to the `.ldg` tile's `.clusterk` entry (sm_90) rather
+// than the `.ldg` entry: where that takes it (skinny_mma_takes_any_ld) with one row tile (at most
+// bm rows, oriented), its tiles are at most a quarter as many as the SMs and k is 2-32 stages long. A `.ldg` block keeps one stage in
+// flight, so its time is about one load latency per stage of its slice; `.ldg` cuts k into
+// slices of at least 2 stages, and pays split_k_reduce's launch and the partials' round trip
+// for it. Its `.clusterk` form cuts k into slices of one stage summed inside their cluster (one
+// launch, no workspace), at most 8 of them. On an H100 (docs/ladder.md, "Vectors: one stage a
+// slice, summed in a cluster") it ran all 11 measured vectors and few-row products faster than
+// `.ldg`: 2 x 1 x 669 fp16 NN 6.6 us against 9.7 (cuBLAS 6.3), tf32 963 x 1 x 925 TN 8.5
+// against 10.6 (8.3), and past 16 stages, where its slices are the longer ones, bf16 1 x 967 x
+// 2211 TT 10.6 against 12.4 (10.0) and fp16 16 x 1024 x 4093 NN 14.6 against 15.1 (16.3). Longer
+// k, two row tiles and more than 39 tiles were not measured (the products the rule moved had 1-16
+// tiles of one row tile each); with more
+// tiles `.ldg`'s own split makes fewer, longer slices too (four blocks per SM, tf32 three: 528
+// slots on an H100, 8 slices for 66 tiles), and which entry is faster there is not known.
+inline bool skinny_mma_any_ld_cluster_k_takes(const GemmProblem& caller, int bm, int bn, int bk, int element_bytes,
+                                              int sm_count) {
+  constexpr std::int64_t kFewestStages = 2, kMostStages = 32;
+  const GemmProblem p = skinny_orientation(caller);
+  const std::int64_t column_tiles = (p.n + bn - 1) / bn;
+  return skinny_mma_takes_any_ld(p, bm, element_bytes) && p.m <= bm && 4 * column_tiles <= sm_count &&
+         p.k >= kFewestStages * bk && p.k <= kMostStages * bk;
+}
+
 // Whether auto gives the caller's product to the `.ldgshort` entry of the bm-row tile (16-bit,
 // sm_90): the short operand unreadable by 16-byte copies (lda = 20 in NN: 40 bytes between
 // columns) and the long one readable, at most 32 rows (oriented). The long operand is streamed
@@ -531,10 +560,16 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
   // `.clusterk` above the plain entry, `.ldgshort` (unreadable short operand) above `.ldg`,
   // and `.repack` above `.ldgshort` where the copy still pays.
   e.auto_priority = 0;
-  e.auto_score = [repack_unaligned](const GemmProblem& caller, const DeviceInfo&) {
+  e.auto_score = [repack_unaligned](const GemmProblem& caller, const DeviceInfo& dev) {
     if (repack_unaligned) return skinny_mma_repack_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2456.0 : 0.0;
     if constexpr (kCfg.short_by_elements()) {
       return skinny_mma_short_by_elements_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2455.0 : 0.0;
+    }
+    if constexpr (kCfg.cluster_k && !kCfg.async_copies()) {
+      return skinny_mma_any_ld_cluster_k_takes(caller, kCfg.bm, kCfg.bn, kCfg.bk, kCfg.tile().element_bytes(),
+                                               dev.sm_count)
+                 ? 2451.0
+                 : 0.0;
     }
     if constexpr (kCfg.cluster_k) {
       const bool takes = kCfg.bm == 32 ? skinny_mma_two_row_tiles_cluster_k_takes(caller)
@@ -622,8 +657,10 @@ void add_skinny_mma_configs(Registry& r) {
     r.add(make_skinny_mma_entry<kClusterK32>(true));
     r.add(make_skinny_mma_entry<kShortByElements16>());
     r.add(make_skinny_mma_entry<kShortByElements32>());
+    r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 128, 4, 2, kRegisters, 4, true}>());
   } else {
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 64, 4, 2, kRegisters, 3}>());
+    r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 64, 4, 2, kRegisters, 3, true}>());
     r.add(make_skinny_mma_entry<TilemmSkinnyMmaConfig{kIn, 16, 64, 64, 4, 4, TilemmMmaOperandLoad::AsyncCopy16, 2,
                                                       true, 1}>());
   }
