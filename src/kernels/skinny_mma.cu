@@ -436,19 +436,19 @@ inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int ele
 
 // Whether auto gives the caller's product to the `.ldg` tile's `.clusterk` entry (sm_90) rather
 // than the `.ldg` entry: where that takes it (skinny_mma_takes_any_ld) with one row tile (at most
-// bm rows, oriented), its tiles are at most a quarter as many as the SMs and k is 2-32 stages long. A `.ldg` block keeps one stage in
-// flight, so its time is about one load latency per stage of its slice; `.ldg` cuts k into
-// slices of at least 2 stages, and pays split_k_reduce's launch and the partials' round trip
-// for it. Its `.clusterk` form cuts k into slices of one stage summed inside their cluster (one
-// launch, no workspace), at most 8 of them. On an H100 (docs/ladder.md, "Vectors: one stage a
-// slice, summed in a cluster") it ran all 11 measured vectors and few-row products faster than
-// `.ldg`: 2 x 1 x 669 fp16 NN 6.6 us against 9.7 (cuBLAS 6.3), tf32 963 x 1 x 925 TN 8.5
-// against 10.6 (8.3), and past 16 stages, where its slices are the longer ones, bf16 1 x 967 x
-// 2211 TT 10.6 against 12.4 (10.0) and fp16 16 x 1024 x 4093 NN 14.6 against 15.1 (16.3). Longer
-// k, two row tiles and more than 39 tiles were not measured (the products the rule moved had 1-16
-// tiles of one row tile each); with more
-// tiles `.ldg`'s own split makes fewer, longer slices too (four blocks per SM, tf32 three: 528
-// slots on an H100, 8 slices for 66 tiles), and which entry is faster there is not known.
+// bm rows, oriented), at most a quarter as many column tiles as SMs and 2-32 stages of k. A `.ldg`
+// block keeps one stage in flight, so its time is about one load latency per stage of its slice;
+// `.ldg` cuts k into slices of at least 2 stages, and pays split_k_reduce's launch and the
+// partials' round trip for it. Its `.clusterk` form cuts k into slices of one stage summed inside
+// their cluster (one launch, no workspace), at most 8 of them. On an H100 (docs/ladder.md,
+// "Vectors: one stage a slice, summed in a cluster") it ran all 11 measured vectors and few-row
+// products faster than `.ldg`: 2 x 1 x 669 fp16 NN 6.6 us against 9.7 (cuBLAS 6.3), tf32 963 x 1 x
+// 925 TN 8.5 against 10.6 (8.3), and past 16 stages, where its slices are the longer ones, bf16 1 x
+// 967 x 2211 TT 10.6 against 12.4 (10.0) and fp16 16 x 1024 x 4093 NN 14.6 against 15.1 (16.3).
+// Longer k, two row tiles and more than 39 tiles were not measured (the products the rule moved
+// had 1-16 tiles, one row tile each); with more tiles `.ldg`'s own split makes fewer, longer
+// slices too (four blocks per SM, tf32 three: 528 slots on an H100, 8 slices for 66 tiles), and
+// which entry is faster there is not known.
 inline bool skinny_mma_any_ld_cluster_k_takes(const GemmProblem& caller, int bm, int bn, int bk, int element_bytes,
                                               int sm_count) {
   constexpr std::int64_t kFewestStages = 2, kMostStages = 32;

@@ -1504,7 +1504,7 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
     const std::string ldg2 = "skinny_mma." + d + ".16x64x128.w4.s2.ldg2";
     // 16 tiles: since stop 61 the same tile's `.clusterk` form (fp16 16 x 1024 x 4093 14.6 against
     // 15.1 us; AutoSumsTheElementLoadTilesSlicesInsideAClusterWhereTheyAreFew).
-    EXPECT_EQ(choice(d, 16, 1000, 4093, Op::N, Op::N), ldg2 + ".clusterk");  // bf16 14.3 against 263 (18.0)
+    EXPECT_EQ(choice(d, 16, 1000, 4093, Op::N, Op::N), ldg2 + ".clusterk");  // `.ldg`: bf16 14.3 against 263 (18.0)
     EXPECT_EQ(choice(d, 4093, 16, 4093, Op::T, Op::N), ldg2);          // 24.9 against 74.3 (44.7)
     EXPECT_EQ(choice(d, 14336, 16, 4093, Op::T, Op::N), ldg2);         // 68.0 against 129.9 (102.3)
     // Only the short operand unreadable (B = 4093 x 16 with ldb = 4093): the 16-row tile streams
@@ -1531,8 +1531,8 @@ TEST(Registry, AutoReadsOddLeadingDimensionsOfSixteenRowProductsInPlace) {
 }
 
 TEST(Registry, AutoSumsTheElementLoadTilesSlicesInsideAClusterWhereTheyAreFew) {
-  // Products the `.ldg` entries take (an operand the 16-byte copies cannot read, at most 32
-  // rows oriented) with at most a quarter as many tiles as SMs and 2-32 stages of k: their `.clusterk`
+  // Products the `.ldg` entries take (an operand the 16-byte copies cannot read) with one row
+  // tile, at most a quarter as many column tiles as SMs and 2-32 stages of k: their `.clusterk`
   // form, k cut into slices of one stage summed inside the cluster. H100, stop 61, us per run
   // against the `.ldg` entry (cuBLAS), docs/results/h100_vectors_cluster_k_and_stream_k.txt.
   using tilemm::Op;
@@ -1540,8 +1540,9 @@ TEST(Registry, AutoSumsTheElementLoadTilesSlicesInsideAClusterWhereTheyAreFew) {
   const std::string fp16 = "skinny_mma.fp16.16x64x128.w4.s2.ldg2";
   EXPECT_EQ(choice("fp16", 2, 1, 669, Op::N, Op::N), fp16 + ".clusterk");     // 6.6 against 9.7 (6.3)
   EXPECT_EQ(choice("fp16", 385, 1, 448, Op::N, Op::N), fp16 + ".clusterk");   // 6.8 against 10.3 (7.3)
-  EXPECT_EQ(choice("bf16", 43, 1, 1024, Op::N, Op::T), "skinny_mma.bf16.16x64x128.w4.s2.ldg2.clusterk");  // 7.1, 9.0 (5.8)
-  EXPECT_EQ(choice("tf32", 963, 1, 925, Op::T, Op::N), "skinny_mma.tf32.16x64x64.w4.s2.ldg4.clusterk");   // 8.5, 10.6 (8.3)
+  const std::string bf16 = "skinny_mma.bf16.16x64x128.w4.s2.ldg2", tf32 = "skinny_mma.tf32.16x64x64.w4.s2.ldg4";
+  EXPECT_EQ(choice("bf16", 43, 1, 1024, Op::N, Op::T), bf16 + ".clusterk");   // 7.1 against 9.0 (5.8)
+  EXPECT_EQ(choice("tf32", 963, 1, 925, Op::T, Op::N), tf32 + ".clusterk");   // 8.5 against 10.6 (8.3)
   // Past 16 stages, where the cluster's (at most 8) slices are the longer ones.
   EXPECT_EQ(choice("fp16", 1, 127, 2242, Op::N, Op::T), fp16 + ".clusterk");  // 10.0 against 11.6 (8.1)
   EXPECT_EQ(choice("fp16", 16, 1024, 4093, Op::N, Op::N), fp16 + ".clusterk");  // 14.6 against 15.1 (16.3)
