@@ -262,6 +262,13 @@ __device__ __forceinline__ std::int64_t stream_k_owner(const WgmmaParams& p, std
   return ((u + 1) * p.sk_clusters + total - 1) / total - 1;
 }
 
+// How many of tiles cluster, cluster + clusters, ... lie below `tiles`: the whole tiles one
+// cluster of `clusters` takes in round-robin order (the first tiles % clusters take one more).
+__device__ __forceinline__ std::int64_t round_robin_rounds(std::int64_t tiles, std::int64_t cluster,
+                                                           std::int64_t clusters) {
+  return (tiles - cluster + clusters - 1) / clusters;
+}
+
 // The i-th work item of cluster `cluster` of `clusters` (false when there is none):
 // plain: tiles cluster, cluster + clusters, ...; split-K: (tile, slice) pairs the same
 // way; stream-K: first the pieces of its range, one per tile it touches (the first may
@@ -304,8 +311,7 @@ __device__ __forceinline__ bool wgmma_work_item(const WgmmaParams& p, std::int64
     w.kb_end = k_blocks;
     return true;
   }
-  const std::int64_t dp_rounds = (tiles - cluster + clusters - 1) / clusters;
-  if (i >= dp_rounds) return false;
+  if (i >= round_robin_rounds(tiles, cluster, clusters)) return false;
   w.tile = cluster + i * clusters;
   w.kb_begin = 0;
   w.kb_end = k_blocks;
@@ -690,11 +696,9 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       const std::int64_t begin = in_stream_k ? stream_k_bound(p, cluster) : 0;
       const std::int64_t end = in_stream_k ? stream_k_bound(p, cluster + 1) : 0;
       const std::int64_t items = end > begin ? (end - 1) / p.k_blocks - begin / p.k_blocks + 1 : 0;
-      // This cluster's whole tiles: cluster, cluster + clusters, ... below dp_tiles. With ranges
-      // dp_tiles is a multiple of clusters; without (plan_stream_k found none worth it) it is
-      // every tile, and the clusters before dp_tiles % clusters take one more.
-      const std::int64_t dp_rounds = (p.dp_tiles - cluster + clusters - 1) / clusters;
-      *sk_range = {dp_rounds, begin, end, items};
+      // This cluster's whole tiles, below dp_tiles. With ranges dp_tiles is a multiple of
+      // clusters; without (plan_stream_k found none worth it) it is every tile.
+      *sk_range = {round_robin_rounds(p.dp_tiles, cluster, clusters), begin, end, items};
     }
     ptx::prefetch_tensormap(&map_a);
     ptx::prefetch_tensormap(&map_b);
