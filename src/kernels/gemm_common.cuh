@@ -102,6 +102,27 @@ __device__ __forceinline__ void store_alpha_beta(T* c, float acc, float alpha, f
   *c = from_float<T>(beta == 0.0f ? alpha * acc : alpha * acc + beta * to_float(*c));
 }
 
+// store_alpha_beta for four consecutive elements of a column, c aligned to four of them:
+// one 16-byte (fp32) or 8-byte (16-bit) load and store.
+template <class T>
+__device__ __forceinline__ void store_four_alpha_beta(T* c, float4 acc, float alpha, float beta) {
+  float4 r = make_float4(alpha * acc.x, alpha * acc.y, alpha * acc.z, alpha * acc.w);
+  if constexpr (std::is_same_v<T, float>) {
+    if (beta != 0.0f) {
+      const float4 old = *reinterpret_cast<const float4*>(c);
+      r = make_float4(r.x + beta * old.x, r.y + beta * old.y, r.z + beta * old.z, r.w + beta * old.w);
+    }
+    *reinterpret_cast<float4*>(c) = r;
+  } else {
+    if (beta != 0.0f) {
+      const uint2 old = *reinterpret_cast<const uint2*>(c);
+      const float2 lo = unpack_pair<T>(old.x), hi = unpack_pair<T>(old.y);
+      r = make_float4(r.x + beta * lo.x, r.y + beta * lo.y, r.z + beta * hi.x, r.w + beta * hi.y);
+    }
+    *reinterpret_cast<uint2*>(c) = make_uint2(pack_pair<T>(r.x, r.y), pack_pair<T>(r.z, r.w));
+  }
+}
+
 // Grid z walks the batch; a batch larger than the grid's z limit is strided over.
 constexpr std::int64_t kMaxGridZ = 65535;
 inline unsigned grid_z_for(std::int64_t batch) {

@@ -85,6 +85,7 @@
 #include "kernels/gemm_common.cuh"
 #include "kernels/mma_sync_layout.cuh"
 #include "kernels/mma_sync_tiles.cuh"
+#include "kernels/repack.hpp"
 #include "kernels/split_k_reduce.hpp"
 #include "registry/families.hpp"
 #include "registry/registry.hpp"
@@ -179,6 +180,17 @@ __global__ void __launch_bounds__(kCfg.threads(), kCfg.min_blocks_per_sm) mma_sy
           }
           continue;
         }
+      }
+      if constexpr (kCfg.smem_store) {
+        float* const staged = reinterpret_cast<float*>(smem);
+        if (p.c_is_fp32) {
+          mma_store_accumulators_through_smem<kCfg>(p, static_cast<float*>(p.C) + b * p.stride_c, m0, n0, warp_m0,
+                                                    warp_n0, tid, staged, acc);
+        } else if constexpr (!std::is_same_v<T, float>) {
+          mma_store_accumulators_through_smem<kCfg>(p, static_cast<T*>(p.C) + b * p.stride_c, m0, n0, warp_m0,
+                                                    warp_n0, tid, staged, acc);
+        }
+        continue;
       }
       const std::int64_t row0 = m0 + warp_m0, col0 = n0 + warp_n0;
       if (p.c_is_fp32) {
@@ -286,7 +298,8 @@ std::string mma_sync_name() {
          std::to_string(kCfg.bn) + "x" + std::to_string(kCfg.bk) + ".w" + std::to_string(kCfg.warp_tile_m()) +
          "x" + std::to_string(kCfg.warp_tile_n()) + ".s" + std::to_string(kCfg.stages) +
          (async ? ".cp16" : (kCfg.element_bytes() == 2 ? ".ldg2" : ".ldg4")) +
-         (kCfg.load == TilemmMmaOperandLoad::RegistersAhead ? ".ahead" : "") + (kCfg.cluster_k ? ".clusterk" : "");
+         (kCfg.load == TilemmMmaOperandLoad::RegistersAhead ? ".ahead" : "") + (kCfg.cluster_k ? ".clusterk" : "") +
+         (kCfg.smem_store ? ".smemstore" : "");
 }
 
 template <TilemmMmaSyncConfig kCfg>
@@ -331,7 +344,8 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
                              " k-tiles ahead (any leading dimension; small products)"
                         : std::string("swizzled buffers filled by scalar loads (any leading dimension)")) +
               (kCfg.cluster_k ? ", k split across the CTAs of a cluster and summed through distributed shared memory"
-                              : "");
+                              : "") +
+              (kCfg.smem_store ? ", C stored through shared memory as whole columns (short k)" : "");
   e.dtypes = MmaInputTraits<kCfg.input>::kName;
   e.min_compute_capability = kCfg.cluster_k ? 90 : 80;
   const std::string ce = std::to_string(kCfg.chunk_elements());
@@ -359,17 +373,33 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
   // the other walks k one round trip per k-tile), below the cp.async tiles, and is scored on
   // the same scale beyond (mma_sync_layout.cuh has its prior).
   // On Hopper it takes any product with k <= 32 and more than 32 rows and columns whose
-  // tiles fit in one wave, whatever the alignment: there the launch and the first
-  // loads are the product's time, and it ran 5.4-6.0 us where wgmma's tiles ran 5.7-6.8 (H200,
+  // tiles fit in one wave (`.smemstore` outranks it where an operand is unreadable): there
+  // the launch and the first loads are the product's time, and it ran 5.4-6.0 us where
+  // wgmma's tiles ran 5.7-6.8 (H200,
   // bf16 and tf32 128-704 x 128-704 x 32; docs/ladder.md, "Small products by element loads
   // held ahead"). Above every other rule (skinny_mma 2450-2460, wgmma's 32-row tiles 2465),
   // which take only products with at most 32 rows or columns.
+  // `.smemstore` (64 x 128, C through shared memory, three blocks per SM) takes the products
+  // with k of one k-tile (32; tf32 16) and more than 32 rows and columns where an operand is
+  // one the TMA cannot read and the copies stand aside (repacking_stands_aside), past one wave
+  // of `.ahead` tiles: their time is C's stores, which the other element-load tiles make 16
+  // bytes of a column at a time from one block per SM (docs/ladder.md, "Short k: C through
+  // shared memory"). It has no other score.
   const double base = kAsync ? 2100.0 : 2000.0;
   e.auto_priority = int(base);
   e.auto_score = [relative_speed, base](const GemmProblem& p, const DeviceInfo& dev) {
     const std::int64_t tiles = ((p.m + kCfg.bm - 1) / kCfg.bm) * ((p.n + kCfg.bn - 1) / kCfg.bn) * p.batch;
     const std::int64_t wave = std::int64_t(dev.sm_count) * mma_sync_blocks_per_sm<kCfg>();
-    if constexpr (kCfg.cluster_k) {
+    if constexpr (kCfg.smem_store) {
+      // Above `.ahead`'s short-k rule (2470) and the copies (see above).
+      constexpr double kTakesShortK = 2471.0;
+      const int eb = kCfg.element_bytes();
+      return dev.compute_capability() == 90 && p.k <= kCfg.bk && std::min(p.m, p.n) > 32 &&
+                     !tma_reads_operands_in_place(p, eb) && repacking_stands_aside(p, eb, dev) &&
+                     ahead_tiles(p.m, p.n, p.batch) > dev.sm_count
+                 ? kTakesShortK
+                 : 0.0;
+    } else if constexpr (kCfg.cluster_k) {
       // k past a round trip and a half, at most 3-4 round trips a slice, all in one wave
       // (ahead_cluster_k_takes, where repacking_stands_aside leaves such products to it): just
       // above `.ahead`, which it outruns there.

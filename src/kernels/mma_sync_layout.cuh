@@ -37,6 +37,10 @@ struct TilemmMmaSyncConfig {
   // each, summed through distributed shared memory (mma_sum_cluster_slices); the launcher
   // picks the slice count.
   bool cluster_k = false;
+  // `.smemstore`: the accumulators leave through shared memory (mma_store_accumulators_through_smem),
+  // so that each warp store writes whole columns of C: for products with short k, whose
+  // time is C's stores.
+  bool smem_store = false;
 
   consteval int element_bytes() const { return input == TilemmMmaInput::TF32 ? 4 : 2; }
   consteval int chunk_elements() const { return 16 / element_bytes(); }  // one 16-byte chunk
@@ -55,6 +59,10 @@ struct TilemmMmaSyncConfig {
   // A block's shared memory: the ring and, for `.clusterk`, past it, where its tile's k-slices
   // meet (cluster_sum_bytes).
   consteval std::int64_t smem_bytes() const;
+  // `.smemstore`: the fp32 tile, column by column, each column padded by 4 floats (so that
+  // the fragments' writes and the columns' 16-byte reads are free of bank conflicts).
+  consteval int staged_column_floats() const { return bm + 4; }
+  consteval std::int64_t staged_c_bytes() const { return std::int64_t(4) * bn * staged_column_floats(); }
   static consteval bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
   consteval bool valid() const {
     const int ce = chunk_elements();
@@ -68,7 +76,7 @@ struct TilemmMmaSyncConfig {
                 ? stages >= 3 && (elements_per_load == 1 || (element_bytes() == 2 && (elements_per_load == 2 ||
                                                                                       elements_per_load == 4)))
                 : elements_per_load == 0) &&
-           (!cluster_k || load == TilemmMmaOperandLoad::RegistersAhead) &&
+           (!cluster_k || load == TilemmMmaOperandLoad::RegistersAhead) && !(cluster_k && smem_store) &&
            threads() <= 1024 && bm * bk / ce % threads() == 0 && bn * bk / ce % threads() == 0 &&
            min_blocks_per_sm >= 1;
   }
@@ -87,6 +95,7 @@ consteval std::int64_t cluster_sum_bytes(int bm, int bn, int most_slices) {
 }
 
 consteval std::int64_t TilemmMmaSyncConfig::smem_bytes() const {
+  if (smem_store) return ring_bytes() > staged_c_bytes() ? ring_bytes() : staged_c_bytes();
   return ring_bytes() + (cluster_k ? cluster_sum_bytes(bm, bn, tilemm::kernels::kAheadMostSlices) : 0);
 }
 
@@ -146,6 +155,7 @@ std::string require_tensor_core_types(const GemmProblem& p) {
 // tile beyond, where that ran faster (H200, bf16 NN: 1449^2 x 16-63 13.5-16.2 us against
 // 13.6-17.0, 2049 x 1024 x 16-63 12.4-15.2 against 13.1-16.2, 2049^2 18.6-25.2 against
 // 22.5-28.3; within two waves, 1001^2 and 2049 x 512, `.ahead` ran 1.05-1.15x faster).
+// `.smemstore` is scored by its own rule only (short k where an operand is unreadable).
 template <TilemmMmaInput kIn>
 struct MmaSyncConfigTable {
   static constexpr int kBK = kIn == TilemmMmaInput::TF32 ? 16 : 32;
@@ -168,8 +178,12 @@ struct MmaSyncConfigTable {
       // small products whose k takes more than a round trip and a half of the loads held
       // ahead (ahead_cluster_k_from).
       {kIn, kAheadTile, kAheadTile, 32, 2, 4, 5, TilemmMmaOperandLoad::RegistersAhead, 1, 1, true},
+      // Products with short k, whose time is C's stores: 4 warps of 32 x 64 on a 64 x 128 tile
+      // (three blocks per SM: 152-168 registers), any leading dimension, C stored through
+      // shared memory (`.smemstore`).
+      {kIn, 64, 128, kBK, 2, 2, 2, TilemmMmaOperandLoad::ScalarRegisters, 3, 0, false, true},
   };
-  static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20, 0.08, 0.08};
+  static constexpr double relative_speed[] = {0.88, 1.00, 0.65, 0.20, 0.08, 0.08, 0.05};
   static constexpr int kCount = int(sizeof(configs) / sizeof(configs[0]));
 };
 

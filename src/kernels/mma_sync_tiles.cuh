@@ -173,6 +173,60 @@ __device__ __forceinline__ void mma_store_accumulators(const MmaSyncParams& p, C
     }
 }
 
+// `.smemstore`: what mma_store_accumulators stores, through shared memory. A lane's
+// accumulators are pairs of columns of 8-row runs, so each warp store of them writes 8
+// columns x 8 rows: 16 bytes of a column (half a 32-byte sector for 16-bit C) in 8 places.
+// Here the warps first write the tile into shared memory, column-major in fp32 (columns
+// bm + 4 floats apart: a store's 8 rows x 4 column pairs fall in 32 different banks), then
+// every thread reads 4 rows of one column back (16 bytes; consecutive threads, consecutive
+// rows) and stores them, so that a warp writes whole columns of C: 512 bytes of fp32 or 256
+// of 16-bit C per store, by 16- or 8-byte stores where ldc and C's address allow it, by
+// four element stores where they do not (odd ldc; each warp store then spreads over the
+// lanes' 4-row pieces). alpha and beta are applied on the way out, in fp32 (beta == 0
+// never reads C). `stage` aliases the ring: the first barrier waits for the tile's last
+// fragment reads, the last one holds the next tile's loads until the columns are read.
+template <TilemmMmaSyncConfig kCfg, class CT>
+__device__ __forceinline__ void mma_store_accumulators_through_smem(
+    const MmaSyncParams& p, CT* C, std::int64_t m0, std::int64_t n0, int warp_m0, int warp_n0, int tid, float* stage,
+    const float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
+  constexpr int kColumn = kCfg.staged_column_floats();
+  constexpr int kRowsPerThread = 4;
+  constexpr int kChunksPerColumn = kCfg.bm / kRowsPerThread;
+  static_assert(kColumn % 32 == 4, "the column padding that spreads a fragment store over all banks");
+  const int lane = tid % 32, g = lane / 4, t = lane % 4;
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < kCfg.m_tiles(); ++i)
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+#pragma unroll
+      for (int j = 0; j < kCfg.n_tiles(); ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          stage[(warp_n0 + 8 * j + 2 * t + e) * kColumn + warp_m0 + 16 * i + 8 * half + g] = acc[i][j][2 * half + e];
+        }
+  __syncthreads();
+  const bool whole_chunks = p.ldc % kRowsPerThread == 0 &&
+                            reinterpret_cast<std::uintptr_t>(C) % (kRowsPerThread * sizeof(CT)) == 0;
+  for (int q = tid; q < kChunksPerColumn * kCfg.bn; q += kCfg.threads()) {
+    const int col = q / kChunksPerColumn, row = q % kChunksPerColumn * kRowsPerThread;
+    const std::int64_t c = n0 + col, r = m0 + row;
+    if (c >= p.n || r >= p.m) continue;
+    const float4 v = *reinterpret_cast<const float4*>(stage + col * kColumn + row);
+    CT* const out = C + r + c * p.ldc;
+    if (whole_chunks && r + kRowsPerThread <= p.m) {
+      store_four_alpha_beta(out, v, p.alpha, p.beta);
+    } else {
+      const float values[kRowsPerThread] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int e = 0; e < kRowsPerThread; ++e) {
+        if (r + e < p.m) store_alpha_beta(out + e, values[e], p.alpha, p.beta);
+      }
+    }
+  }
+  __syncthreads();
+}
+
 // A `.clusterk` CTA's mbarrier, past its slots (cluster_sum_bytes; `sums` is their shared
 // address): it counts the bytes its peers copy in (mma_sum_cluster_slices).
 template <int kElements, int kMostSlices>

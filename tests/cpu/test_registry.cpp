@@ -674,8 +674,8 @@ TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
   // ... and in place of the 128 x 128 scalar-load tile, within two waves.
   EXPECT_EQ(choice("bf16", 33, 511, 16, Op::N, Op::N), "mma_sync.bf16" + ahead16);     // 5.7 against 7.7 (9.0)
   EXPECT_EQ(choice("tf32", 255, 33, 16, Op::N, Op::N), ahead32);                       // 5.8 against 7.7 (6.3)
-  EXPECT_EQ(choice("bf16", 1001, 1001, 16, Op::N, Op::N), "mma_sync.bf16" + ahead16);  // 8.7 against 10.0
-  EXPECT_EQ(choice("bf16", 2049, 1024, 16, Op::N, Op::N), "mma_sync.bf16.128x128x32.w64x32.s2.ldg2");  // 4 waves
+  // (bf16 1001^2 x 16, 8.7 against 10.0, and 2049 x 1024 x 16, 4 waves, on the 128 x 128 tile:
+  // since stop 62 `.smemstore`'s, AutoStoresShortKProductsThroughSharedMemory.)
   // Operands the TMA reads, k <= 32, more than 32 rows and columns, one wave: in place of
   // wgmma's tiles (bf16 128 x 256 x 16 TN 6.0 against 6.2, tf32 64 x 64 x 32 NN 6.0 against 6.6).
   EXPECT_EQ(choice("bf16", 128, 256, 16, Op::T, Op::N), "mma_sync.bf16" + ahead16);
@@ -683,6 +683,42 @@ TEST(Registry, AutoTakesTheAheadTileForSmallProducts) {
   EXPECT_EQ(choice("bf16", 128, 256, 64, Op::T, Op::N), "wgmma.bf16.64x64x64.s12.persistent.tmastore.pingpong");
   EXPECT_EQ(choice("bf16", 32, 4096, 32, Op::N, Op::N).find(".ahead"), std::string::npos);  // the few-row rules
   EXPECT_EQ(choice("bf16", 2048, 2048, 32, Op::N, Op::N).find(".ahead"), std::string::npos);  // 1024 tiles
+}
+
+TEST(Registry, AutoStoresShortKProductsThroughSharedMemory) {
+  // k of one k-tile (32, tf32 16), more than 32 rows and columns, an operand the TMA cannot
+  // read, the copies standing aside, past one wave of `.ahead` tiles: mma_sync's 64 x 128
+  // `.smemstore` tile, which writes C through shared memory as whole columns from three blocks
+  // per SM. H100, stop 62, us per run against auto's pick before (cuBLAS),
+  // docs/results/h100_short_k_smem_store_and_few_row_copies.txt, run 1.
+  using tilemm::Op;
+  const auto choice = typed_auto_choice;
+  const std::string stored16 = ".64x128x32.w32x64.s2.ldg2.smemstore";
+  const std::string stored32 = "mma_sync.tf32.64x128x16.w32x64.s2.ldg4.smemstore";
+  EXPECT_EQ(choice("fp16", 2560, 1665, 1, Op::N, Op::N), "mma_sync.fp16" + stored16);  // 11.8 against 18.8 (12.9)
+  EXPECT_EQ(choice("fp16", 1024, 3382, 6, Op::T, Op::N), "mma_sync.fp16" + stored16);  // 11.4 against 16.6 (9.1)
+  EXPECT_EQ(choice("tf32", 2951, 1541, 10, Op::N, Op::T), stored32);                   // 19.5 against 30.5 (14.6)
+  EXPECT_EQ(choice("bf16", 4096, 4096, 1, Op::N, Op::N), "mma_sync.bf16" + stored16);  // 26.6 against 48.7 (31.5)
+  EXPECT_EQ(choice("bf16", 5473, 1475, 16, Op::N, Op::N), "mma_sync.bf16" + stored16);  // odd ldc: 29.2 against 32.3 (19.4)
+  EXPECT_EQ(choice("bf16", 1000, 1024, 1, Op::T, Op::N), "mma_sync.bf16" + stored16);  // 7.3 against 8.0 on `.ahead` (7.1)
+  EXPECT_EQ(choice("tf32", 4096, 4096, 1, Op::N, Op::N), stored32);                    // 28.5 against 38.9 (30.7)
+  // Not timed on this tile: bf16 1001^2 x 16 (two waves of `.ahead` tiles, 8.7 us there on an H200)
+  // and 2049 x 1024 x 16 (the 128 x 128 element-load tile before, which every measured short-k
+  // product ran 1.1-1.9x slower than this one).
+  EXPECT_EQ(choice("bf16", 1001, 1001, 16, Op::N, Op::N), "mma_sync.bf16" + stored16);
+  EXPECT_EQ(choice("bf16", 2049, 1024, 16, Op::N, Op::N), "mma_sync.bf16" + stored16);
+  // The bounds. Operands the TMA reads: wgmma's tiles (bf16 4096^2 x 16 NN 20.0 on the staged
+  // 128 x 128 tile against 28.5 here, cuBLAS 19.6).
+  EXPECT_EQ(choice("bf16", 4096, 4096, 16, Op::N, Op::N).rfind("wgmma", 0), 0u);
+  // k past one k-tile; the copies taking the product (5473 x 4096 x 16: 55.4 us copied against
+  // 63.8 here); one wave of `.ahead` tiles (its short-k rule); 32 rows (the few-row rules); Ampere.
+  EXPECT_EQ(choice("bf16", 1024, 4096, 33, Op::T, Op::N).find(".smemstore"), std::string::npos);
+  EXPECT_EQ(choice("tf32", 2951, 1541, 17, Op::N, Op::T).find(".smemstore"), std::string::npos);
+  EXPECT_EQ(choice("bf16", 5473, 4096, 16, Op::N, Op::N).find(".smemstore"), std::string::npos);
+  EXPECT_EQ(choice("bf16", 33, 511, 16, Op::N, Op::N), "mma_sync.bf16.64x64x32.w32x16.s5.ldg2.ahead");
+  EXPECT_EQ(choice("bf16", 32, 4096, 1, Op::N, Op::N).find(".smemstore"), std::string::npos);
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 4096, 4096, 1, Op::N, Op::N), ampere_device()).find(".smemstore"),
+            std::string::npos);
 }
 
 TEST(Registry, AutoTakesTheAheadTileForTwoWavesWhereTheCopiesCostMore) {
