@@ -1445,6 +1445,10 @@ std::string wgmma_name() {
          (kTransposeOnly ? ".transpose" : kRepack ? ".repack" : "");
 }
 
+// The registered configurations of one input type (defined below, after the entries).
+template <TilemmMmaInput kIn>
+struct WgmmaConfigTable;
+
 // relative_speed: the configuration's speed on problems that fill the GPU, relative to
 // the best of its input type (a prior until `tilemm-bench --tune` measures it).
 // kTransposeOnly: see wgmma_can_implement.
@@ -1536,12 +1540,27 @@ KernelEntry make_wgmma_entry(double relative_speed) {
       if (wgmma_thirty_two_rows(p, dev, kCfg.swap_ab, &thirty_two_rows_take) != mine) return kNotChosen;
       if (thirty_two_rows_take) return kTakes;
     }
-    // The 64-row tiles' copying entries (add_wgmma_few_row_repacking) take at most 64 rows or
-    // columns, or products up to 1024^3: measured on the H200, 1001^3 bf16 ran 19.3 us on the
-    // 64 x 128 tile against 29.6 on the 256 x 128 one, but 2049^3 90.6 against 78.3.
-    if (kRepack && !kTransposeOnly && kCfg.bm == 64 && std::min(p.m, p.n) > 64 &&
-        double(p.m) * double(p.n) * double(p.k) > 1024.0 * 1024.0 * 1024.0) {
-      return kNotChosen;
+    // The 64-row tiles' copying entries (add_wgmma_few_row_repacking) stand aside for the
+    // 256 x 128 cluster tile's past 1024^3 FLOP and 64 rows and columns where that tile's CTAs
+    // keep at least half the SMs busy: measured on the H200, 1001^3 bf16 ran 19.3 us on the
+    // 64 x 128 tile against 29.6 on the 256 x 128 one, but 2049^3 (128 CTAs) 90.6 against 78.3.
+    // With fewer such CTAs the cluster tile's few SMs walk all of k (its time grew with k alone:
+    // fp16 65-321 rows x 1024-2752 x 8192 ran 91-94 us), and the 64-row tiles, which make four
+    // times the tiles, run faster: on an H100 (fp16 and bf16 NN and NT, 65-321 rows, n =
+    // 1024-6000, k = 2048-8192) the 60 choices this moved ran 1.60x faster (0.97-3.30x), 0.88x
+    // -> 1.40x cuBLAS (100 x 2752 x 4032 NT 53.4 -> 32.1 us, cuBLAS 24.7); at 321 x 6000 (96
+    // CTAs) the cluster tile ran 1.11-1.24x faster from k = 4032 (docs/ladder.md, "Few rows
+    // copied: the cluster tile's CTAs counted"). tf32 keeps the bound without the count (not
+    // measured).
+    if constexpr (kRepack && !kTransposeOnly && kCfg.bm == 64) {
+      using Table = WgmmaConfigTable<kCfg.input>;
+      constexpr TilemmWgmmaConfig kWide = Table::configs[Table::kRepacked];
+      const std::int64_t wide_ctas = kWide.cluster_size() * wgmma_cluster_tiles<kWide>(p.m, p.n, p.batch);
+      const bool wide_fills_half = kCfg.input == TilemmMmaInput::TF32 || 2 * wide_ctas >= dev.sm_count;
+      if (std::min(p.m, p.n) > 64 && double(p.m) * double(p.n) * double(p.k) > 1024.0 * 1024.0 * 1024.0 &&
+          wide_fills_half) {
+        return kNotChosen;
+      }
     }
     // tf32's copying 64-row tiles serve operands the TMA cannot read (odd leading dimensions).
     // Where it can, the only copy would be the transpose that tf32 wgmma's K-major reads need,
@@ -1965,7 +1984,8 @@ void add_wgmma_stream_k(Registry& r) {
 // 0.41-0.54x cuBLAS (H200, bf16 36 x 4096 x 4096 NN 54.7 us against 25.1), where the aligned
 // neighbours (m = 40, 48, 64) ran these tiles at 0.87-1.06x; the score, which charges every
 // repacking entry the same copy, then picks among them as it does in place, for at most 64
-// rows or columns and products up to 1024^3 (see there). tf32 too (A transposed in NN): with
+// rows or columns, products up to 1024^3, and (16-bit) products whose 256 x 128 cluster
+// tiles would leave half the SMs idle (see there). tf32 too (A transposed in NN): with
 // only the 256 x 128 tile and wgmma_rs's copying, tf32 33 x 1024 x 1024 NN ran 33.7 us
 // against cuBLAS's 11.8 (docs/ladder.md, "Small products with an odd leading dimension").
 template <TilemmMmaInput kIn, std::size_t... I>

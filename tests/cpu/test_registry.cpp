@@ -585,7 +585,8 @@ TEST(Registry, AutoReadsTheUnreadableShortOperandOfFewRowProductsByElements) {
 
 TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles) {
   // 33-64 rows (or columns) with an operand the TMA cannot read: wgmma's 64-row tiles with
-  // repacking, as auto picks them in place, instead of the 256 x 128 tile with repacking.
+  // repacking, as auto picks them in place, instead of the 256 x 128 tile with repacking; since
+  // stop 62 also more rows where the 256 x 128 tile's CTAs leave half the SMs idle.
   // H200, stop 51, bf16, us per run against the 256 x 128 `.repack` entry (cuBLAS),
   // docs/results/h200_skinny_32_rows.txt, run 6.
   using tilemm::Op;
@@ -600,9 +601,18 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles
     EXPECT_EQ(choice(d, 60, 11008, 4096, Op::N, Op::T), staged);    // 37.6 against 94.9 (43.6)
     EXPECT_EQ(choice(d, 4093, 36, 4096, Op::N, Op::N), pingpong);   // lda = 4093: 40.5 against 71.0 (43.8)
     EXPECT_EQ(choice(d, 1001, 1001, 1001, Op::N, Op::N), staged);   // 19.3 against 29.6 (30.8)
-    // Larger products keep the 256 x 128 tile: 2049^3 ran 90.6 us on the 64 x 128 one, 78.3 on it.
+    // Larger products keep the 256 x 128 tile where its CTAs keep half the SMs busy: 2049^3 (128
+    // CTAs) ran 90.6 us on the 64 x 128 one, 78.3 on it.
     EXPECT_EQ(choice(d, 2049, 2049, 2049, Op::N, Op::N), wide);
     EXPECT_EQ(choice(d, 4093, 4093, 4093, Op::N, Op::N), wide);
+    // Fewer (stop 62, H100, us per run against the 256 x 128 tile's, cuBLAS;
+    // docs/results/h100_short_k_smem_store_and_few_row_copies.txt, run 1): 22 CTAs at 100 x 2752,
+    // 44 at 321 x 2752, 48 at 250 x 6000; 321 x 6000 (96 CTAs) keeps it (60.3 against 70.6).
+    EXPECT_EQ(choice(d, 100, 2752, 4032, Op::N, Op::T), pingpong);  // fp16 32.1 against 53.4 (24.7)
+    EXPECT_EQ(choice(d, 321, 2752, 4032, Op::N, Op::N), staged);    // fp16 34.1 against 53.8 (86.2)
+    EXPECT_EQ(choice(d, 250, 6000, 2048, Op::N, Op::N), staged);    // fp16 25.8 against 35.4 (46.0)
+    EXPECT_EQ(choice(d, 161, 1024, 8192, Op::N, Op::T), split_k);   // fp16 30.2 against 93.3 (42.4)
+    EXPECT_EQ(choice(d, 321, 6000, 4032, Op::N, Op::N), wide);
   }
 }
 
