@@ -173,6 +173,25 @@ __device__ __forceinline__ void mma_store_accumulators(const MmaSyncParams& p, C
     }
 }
 
+// Every accumulator of a lane's warp tile with its row and column in the block tile: a lane
+// holds pairs of columns (2t, 2t + 1) of 8-row runs (rows g and g + 8) of each 16 x 8 piece.
+template <TilemmMmaSyncConfig kCfg, class Visit>
+__device__ __forceinline__ void mma_for_each_accumulator(int lane, int warp_m0, int warp_n0,
+                                                         const float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4],
+                                                         const Visit& visit) {
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int i = 0; i < kCfg.m_tiles(); ++i)
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+#pragma unroll
+      for (int j = 0; j < kCfg.n_tiles(); ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          visit(warp_m0 + 16 * i + 8 * half + g, warp_n0 + 8 * j + 2 * t + e, acc[i][j][2 * half + e]);
+        }
+}
+
 // `.smemstore`: what mma_store_accumulators stores, through shared memory. A lane's
 // accumulators are pairs of columns of 8-row runs, so each warp store of them writes 8
 // columns x 8 rows: 16 bytes of a column (half a 32-byte sector for 16-bit C) in 8 places.
@@ -193,18 +212,9 @@ __device__ __forceinline__ void mma_store_accumulators_through_smem(
   constexpr int kRowsPerThread = 4;
   constexpr int kChunksPerColumn = kCfg.bm / kRowsPerThread;
   static_assert(kColumn % 32 == 4, "the column padding that spreads a fragment store over all banks");
-  const int lane = tid % 32, g = lane / 4, t = lane % 4;
   __syncthreads();
-#pragma unroll
-  for (int i = 0; i < kCfg.m_tiles(); ++i)
-#pragma unroll
-    for (int half = 0; half < 2; ++half)
-#pragma unroll
-      for (int j = 0; j < kCfg.n_tiles(); ++j)
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          stage[(warp_n0 + 8 * j + 2 * t + e) * kColumn + warp_m0 + 16 * i + 8 * half + g] = acc[i][j][2 * half + e];
-        }
+  mma_for_each_accumulator<kCfg>(tid % 32, warp_m0, warp_n0, acc,
+                                 [&](int row, int col, float value) { stage[col * kColumn + row] = value; });
   __syncthreads();
   const bool whole_chunks = p.ldc % kRowsPerThread == 0 &&
                             reinterpret_cast<std::uintptr_t>(C) % (kRowsPerThread * sizeof(CT)) == 0;
@@ -291,16 +301,8 @@ __device__ __forceinline__ void mma_sum_cluster_slices(const MmaSyncParams& p, C
   // nothing written before it is read by another CTA through it (the copies complete on the
   // barrier); what the slots held was read into stores to C before each thread arrived.
   ptx::cluster_arrive_relaxed();
-  const int g = lane / 4, t = lane % 4;
-#pragma unroll
-  for (int i = 0; i < kCfg.m_tiles(); ++i)
-#pragma unroll
-    for (int half = 0; half < 2; ++half)
-#pragma unroll
-      for (int j = 0; j < kCfg.n_tiles(); ++j)
-#pragma unroll
-        for (int e = 0; e < 2; ++e)
-          tile[index(warp_m0 + 16 * i + 8 * half + g, warp_n0 + 8 * j + 2 * t + e)] = acc[i][j][2 * half + e];
+  mma_for_each_accumulator<kCfg>(lane, warp_m0, warp_n0, acc,
+                                 [&](int row, int col, float value) { tile[index(row, col)] = value; });
   ptx::fence_proxy_async_shared_cta();  // the copy engine reads what the threads wrote
   __syncthreads();
   ptx::cluster_wait();
