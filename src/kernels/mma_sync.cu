@@ -375,9 +375,8 @@ KernelEntry make_mma_sync_entry(double relative_speed) {
   // On Hopper it takes any product with k <= 32 and more than 32 rows and columns whose
   // tiles fit in one wave (`.smemstore` outranks it where an operand is unreadable): there
   // the launch and the first loads are the product's time, and it ran 5.4-6.0 us where
-  // wgmma's tiles ran 5.7-6.8 (H200,
-  // bf16 and tf32 128-704 x 128-704 x 32; docs/ladder.md, "Small products by element loads
-  // held ahead"). Above every other rule (skinny_mma 2450-2460, wgmma's 32-row tiles 2465),
+  // wgmma's tiles ran 5.7-6.8 (H200, bf16 and tf32 128-704 x 128-704 x 32; docs/ladder.md,
+  // "Small products by element loads held ahead"). Above every other rule (skinny_mma 2450-2460, wgmma's 32-row tiles 2465),
   // which take only products with at most 32 rows or columns.
   // `.smemstore` (64 x 128, C through shared memory, three blocks per SM) takes the products
   // with k of one k-tile (32; tf32 16) and more than 32 rows and columns where an operand is
