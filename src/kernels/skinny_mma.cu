@@ -435,27 +435,36 @@ inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int ele
 }
 
 // Whether auto gives the caller's product to the `.ldg` tile's `.clusterk` entry (sm_90) rather
-// than the `.ldg` entry: where that takes it (skinny_mma_takes_any_ld) with one row tile (at most
-// bm rows, oriented), at most a quarter as many column tiles as SMs and 2-32 stages of k. A `.ldg`
-// block keeps one stage in flight, so its time is about one load latency per stage of its slice;
-// `.ldg` cuts k into slices of at least 2 stages, and pays split_k_reduce's launch and the
-// partials' round trip for it. Its `.clusterk` form cuts k into slices of one stage summed inside
-// their cluster (one launch, no workspace), at most 8 of them. On an H100 (docs/ladder.md,
-// "Vectors: one stage a slice, summed in a cluster") it ran all 11 measured vectors and few-row
-// products faster than `.ldg`: 2 x 1 x 669 fp16 NN 6.6 us against 9.7 (cuBLAS 6.3), tf32 963 x 1 x
-// 925 TN 8.5 against 10.6 (8.3), and past 16 stages, where its slices are the longer ones, bf16 1 x
-// 967 x 2211 TT 10.6 against 12.4 (10.0) and fp16 16 x 1024 x 4093 NN 14.6 against 15.1 (16.3).
-// Longer k, two row tiles and more than 39 tiles were not measured (the products the rule moved
-// had 1-16 tiles, one row tile each); with more tiles `.ldg`'s own split makes fewer, longer
-// slices too (four blocks per SM, tf32 three: 528 slots on an H100, 8 slices for 66 tiles), and
-// which entry is faster there is not known.
+// than the `.ldg` entry: where that takes it (skinny_mma_takes_any_ld: at most two row tiles of bm)
+// with at least 2 stages of k, and few enough column tiles for the stages: at most 32 stages
+// with one row tile and a quarter as many column tiles as SMs, at most 18 stages with a third as
+// many (either row count), at most 6 stages with as many. A `.ldg` block keeps one stage in
+// flight, so its time is about one load latency per stage of its slice; `.ldg` cuts k into
+// slices of at least 2 stages, and pays split_k_reduce's launch and the partials' round trip for
+// it. Its `.clusterk` form cuts k into slices of one stage summed inside their cluster (one
+// launch, no workspace), at most 8 of them. On an H100 (docs/ladder.md, "Vectors: one stage a
+// slice, summed in a cluster") it ran all 11 measured vectors and few-row products of stop 61
+// faster than `.ldg`: 2 x 1 x 669 fp16 NN 6.6 us against 9.7 (cuBLAS 6.3), tf32 963 x 1 x 925 TN
+// 8.5 against 10.6 (8.3), and past 16 stages, where its slices are the longer ones, bf16 1 x 967
+// x 2211 TT 10.6 against 12.4 (10.0) and fp16 16 x 1024 x 4093 NN 14.6 against 15.1 (16.3).
+// Stop 62's grid (fp16 NN, m = 1, 16, 24, 32, n = 1000-8448, k = 669, 2242, 4093) gave the
+// wider bounds: at 6 stages it won at every column count (16-132 tiles, 1.01-1.63x; 16 x 4224 x
+// 669 10.2 against 12.9 us), at 18 stages up to 35 column tiles (1.09-1.17x; 24 x 2200 x 2242
+// 17.5 against 19.6) and lost from 66 (0.93-0.97x), and at 32 stages it gained only up to 16
+// (0.99-1.04x); the two-row-tile products gained like the one-row ones. With more column tiles
+// `.ldg`'s own split makes fewer, longer slices too (four blocks per SM, tf32 three: 528 slots
+// on an H100), which the cluster's at most 8 slices do not beat.
 inline bool skinny_mma_any_ld_cluster_k_takes(const GemmProblem& caller, int bm, int bn, int bk, int element_bytes,
                                               int sm_count) {
-  constexpr std::int64_t kFewestStages = 2, kMostStages = 32;
+  constexpr std::int64_t kFewestStages = 2, kMostStagesOfFewTiles = 32, kMostStagesOfSomeTiles = 18,
+                         kMostStagesOfManyTiles = 6;
   const GemmProblem p = skinny_orientation(caller);
+  if (!skinny_mma_takes_any_ld(p, bm, element_bytes)) return false;
   const std::int64_t column_tiles = (p.n + bn - 1) / bn;
-  return skinny_mma_takes_any_ld(p, bm, element_bytes) && p.m <= bm && 4 * column_tiles <= sm_count &&
-         p.k >= kFewestStages * bk && p.k <= kMostStages * bk;
+  if (p.k < kFewestStages * bk) return false;
+  return (p.m <= bm && 4 * column_tiles <= sm_count && p.k <= kMostStagesOfFewTiles * bk) ||
+         (3 * column_tiles <= sm_count && p.k <= kMostStagesOfSomeTiles * bk) ||
+         (column_tiles <= sm_count && p.k <= kMostStagesOfManyTiles * bk);
 }
 
 // Whether auto gives the caller's product to the `.ldgshort` entry of the bm-row tile (16-bit,

@@ -1593,13 +1593,26 @@ TEST(Registry, AutoSumsTheElementLoadTilesSlicesInsideAClusterWhereTheyAreFew) {
   EXPECT_EQ(choice("fp16", 1, 127, 2242, Op::N, Op::T), fp16 + ".clusterk");  // 10.0 against 11.6 (8.1)
   EXPECT_EQ(choice("fp16", 16, 1024, 4093, Op::N, Op::N), fp16 + ".clusterk");  // 14.6 against 15.1 (16.3)
   // Outside: one stage of k, and (not measured) more than 32 stages, more than 33 tiles (16 x 2112,
-  // 33 tiles, takes it) or two row tiles; and Ampere (no clusters).
+  // 33 tiles, takes it) or two row tiles past 18 stages; and Ampere (no clusters).
   EXPECT_EQ(choice("fp16", 2, 1, 100, Op::N, Op::N), fp16);
   EXPECT_EQ(choice("fp16", 16, 1000, 8191, Op::N, Op::N), fp16);
   EXPECT_EQ(choice("fp16", 16, 2112, 4093, Op::N, Op::N), fp16 + ".clusterk");
   EXPECT_EQ(choice("fp16", 16, 2113, 4093, Op::N, Op::N), fp16);
-  EXPECT_EQ(choice("fp16", 20, 1024, 669, Op::N, Op::N), fp16);
+  EXPECT_EQ(choice("fp16", 24, 1000, 4093, Op::N, Op::N), fp16);  // 16.6 against 16.1 (15.7)
   EXPECT_EQ(auto_choice(typed_problem("fp16", 2, 1, 669, Op::N, Op::N), ampere_device()), fp16);
+  // Since stop 63, more column tiles where k is shorter (H100, stop 62's grid, `.ldg` against
+  // `.clusterk`, docs/results/h100_short_k_smem_store_and_few_row_copies.txt): up to 18 stages
+  // with a third as many column tiles as SMs, up to 6 stages with as many, either row count.
+  EXPECT_EQ(choice("fp16", 20, 1024, 669, Op::N, Op::N), fp16 + ".clusterk");   // 24 rows: 11.8 against 8.0 (10.3)
+  EXPECT_EQ(choice("fp16", 16, 4224, 669, Op::N, Op::N), fp16 + ".clusterk");   // 12.9 against 10.2 (12.7)
+  EXPECT_EQ(choice("fp16", 1, 8448, 669, Op::N, Op::N), fp16 + ".clusterk");    // 14.3 against 13.4 (12.7)
+  EXPECT_EQ(choice("fp16", 24, 2200, 2242, Op::N, Op::N), fp16 + ".clusterk");  // 19.6 against 17.5 (15.6)
+  EXPECT_EQ(choice("fp16", 1, 2816, 2242, Op::N, Op::N), fp16 + ".clusterk");   // 44 column tiles
+  EXPECT_EQ(choice("fp16", 1, 2817, 2242, Op::N, Op::N), fp16);
+  EXPECT_EQ(choice("fp16", 16, 4224, 2242, Op::N, Op::N), fp16);                // 18.5 against 19.0 (20.1)
+  EXPECT_EQ(choice("fp16", 16, 8448, 1001, Op::N, Op::N), fp16);                // 8 stages, 132 column tiles
+  EXPECT_EQ(choice("fp16", 1, 8449, 669, Op::N, Op::N), fp16);                  // 133 column tiles
+  EXPECT_EQ(choice("fp16", 32, 2200, 4093, Op::N, Op::N), fp16);                // 29.3 against 31.3 (25.7)
 }
 
 TEST(Registry, AutoCountsMmaSyncAtItsShareOfWgmmasRateOnHopper) {
