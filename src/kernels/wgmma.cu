@@ -1550,13 +1550,18 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // 1024-6000, k = 2048-8192) the 60 choices this moved ran 1.60x faster (0.97-3.30x), 0.88x
     // -> 1.40x cuBLAS (100 x 2752 x 4032 NT 53.4 -> 32.1 us, cuBLAS 24.7); at 321 x 6000 (96
     // CTAs) the cluster tile ran 1.11-1.24x faster from k = 4032 (docs/ladder.md, "Few rows
-    // copied: the cluster tile's CTAs counted"). tf32 keeps the bound without the count (not
-    // measured).
+    // copied: the cluster tile's CTAs counted"). Since stop 63 tf32 counts them too: there the
+    // bound gave such products to wgmma_rs's 128 x 256 copying tile (NN, NT, TT) or the cluster
+    // tile (TN), which walked all of k on few CTAs as well (tf32 161 x 1024 x 8191 NN 191.5 us
+    // against 61.4 on the 64 x 128 split-K tile); on an H100 the 44 tf32 choices timed that the
+    // count moved ran 1.71x faster (0.82-4.42x), 0.54x -> 0.93x cuBLAS, the losses at 500 rows
+    // with k = 2049 (500 x 2752 x 2049 NN 84.2 against 69.1 on wgmma_rs, whose 44 CTAs there
+    // are not few: its 128-row tiles make four rows of them).
     if constexpr (kRepack && !kTransposeOnly && kCfg.bm == 64) {
       using Table = WgmmaConfigTable<kCfg.input>;
       constexpr TilemmWgmmaConfig kWide = Table::configs[Table::kRepacked];
       const std::int64_t wide_ctas = kWide.cluster_size() * wgmma_cluster_tiles<kWide>(p.m, p.n, p.batch);
-      const bool wide_fills_half = kCfg.input == TilemmMmaInput::TF32 || 2 * wide_ctas >= dev.sm_count;
+      const bool wide_fills_half = 2 * wide_ctas >= dev.sm_count;
       if (std::min(p.m, p.n) > 64 && double(p.m) * double(p.n) * double(p.k) > 1024.0 * 1024.0 * 1024.0 &&
           wide_fills_half) {
         return kNotChosen;
@@ -1818,19 +1823,27 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // - so at k <= 1024 (and 2000 x 128 x 3000) the ping-pong tile wins: 19 shapes that moved
     //   ran 1.00-1.39x faster on an H100 and 1.01-1.34x on an H200 (bf16 NN 2048 x 128 x 1024
     //   12.2 -> 9.0 us).
+    // The copying split-K tiles (`.repack`) are scored the same way since stop 63, their copies
+    // charged as every `.repack` entry's (with_pass): under the flat score the 64 x 64 ping-pong
+    // copying tile outscored them where its tiles fill most of a wave and k is long (bf16 100 x
+    // 2752 x 8192 NN 55.6 us against 38.2 on split-K). On an H100 the 21 timed choices that moved
+    // between the two (bf16 and tf32) ran 1.13x faster (0.95-1.46x), 0.85x -> 0.96x cuBLAS (docs/ladder.md, "Few
+    // rows copied: the cluster tile's CTAs counted").
     // tf32's `.transpose` split-K keeps the flat score that its 0.83 against wgmma_rs was
     // measured with.
     if constexpr (kCfg.split_k) {
       const std::int64_t slices = wgmma_split_k_slices(tiles, wgmma_k_blocks<kCfg>(p.k), dev.sm_count);
       const double work_items_busy = wave_efficiency(tiles * slices, dev.sm_count);
-      if constexpr (kRepack) return base + 100.0 * with_pass(speed * work_items_busy * fill * 0.9);
+      if constexpr (kRepack && kTransposeOnly) {
+        return base + 100.0 * with_pass(speed * work_items_busy * fill * 0.9);
+      }
       constexpr double kLoopSpeed = 0.55, kPassSeconds = 3e-6, kPassBytesPerSecond = 6e12;
       const double gpu_flops_per_second = kSmFlopsPerSecond * dev.sm_count;
       const double loop_seconds =
           p.flops() / (kLoopSpeed * off_sectors_charge_64_rows * work_items_busy * fill * gpu_flops_per_second);
       const double partial_bytes = double(slices) * double(p.m) * double(p.n) * double(p.batch) * 4.0;
       const double pass_seconds = kPassSeconds + 2.0 * partial_bytes / kPassBytesPerSecond;
-      return base + 100.0 * p.flops() / ((loop_seconds + pass_seconds) * gpu_flops_per_second);
+      return base + 100.0 * with_pass(p.flops() / ((loop_seconds + pass_seconds) * gpu_flops_per_second));
     }
     // Waves are counted in clusters: a cluster whose second tile lies past n still holds its
     // two SMs, and fill already charges that tile's empty columns (counted per CTA tile, the

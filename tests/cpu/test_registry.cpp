@@ -613,7 +613,21 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles
     EXPECT_EQ(choice(d, 250, 6000, 2048, Op::N, Op::N), staged);    // fp16 25.8 against 35.4 (46.0)
     EXPECT_EQ(choice(d, 161, 1024, 8192, Op::N, Op::T), split_k);   // fp16 30.2 against 93.3 (42.4)
     EXPECT_EQ(choice(d, 321, 6000, 4032, Op::N, Op::N), wide);
+    // Since stop 63 the copying split-K tile is scored by its time, as split-K in place (H100, us
+    // per run against the previous pick, cuBLAS; docs/results/h100_vector_bounds_and_few_row_copies.txt).
+    EXPECT_EQ(choice(d, 100, 2752, 8192, Op::N, Op::N), split_k);   // bf16 38.2 against 55.6 (37.7)
+    EXPECT_EQ(choice(d, 161, 1024, 1001, Op::T, Op::N), pingpong);  // bf16 14.1 against 19.4 (16.8)
   }
+  // tf32 counts the 256 x 128 tile's CTAs too since stop 63 (it kept the bound, which gave these
+  // to wgmma_rs's 128 x 256 copying tile or, in TN, the cluster tile): us per run against that
+  // pick (cuBLAS), same results file, runs 1 and 2.
+  const std::string tf32 = "wgmma.tf32.64x";
+  EXPECT_EQ(choice("tf32", 161, 1024, 8191, Op::N, Op::N), tf32 + "128x32.s8.persistent.splitk.repack");  // 61.4 against 191.5 (47.9)
+  EXPECT_EQ(choice("tf32", 321, 2752, 2048, Op::N, Op::N), tf32 + "128x32.s8.persistent.tmastore.repack");  // 30.0 against 57.2 (48.8)
+  EXPECT_EQ(choice("tf32", 500, 1000, 4093, Op::T, Op::N),
+            tf32 + "64x32.s12.persistent.tmastore.pingpong.repack");  // 44.9 against 101.3 (50.4)
+  // Where the cluster tile's CTAs fill half the SMs, as before: 321 x 6000 (94 CTAs).
+  EXPECT_EQ(choice("tf32", 321, 6000, 8191, Op::N, Op::N), "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore.repack");
 }
 
 TEST(Registry, AutoCopiesUnreadableOperandsOfSmallProducts) {
