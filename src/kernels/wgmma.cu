@@ -1827,8 +1827,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // charged as every `.repack` entry's (with_pass): under the flat score the 64 x 64 ping-pong
     // copying tile outscored them where its tiles fill most of a wave and k is long (bf16 100 x
     // 2752 x 8192 NN 55.6 us against 38.2 on split-K). On an H100 the 21 timed choices that moved
-    // between the two (bf16 and tf32) ran 1.13x faster (0.95-1.46x), 0.85x -> 0.96x cuBLAS (docs/ladder.md, "Few
-    // rows copied: the cluster tile's CTAs counted").
+    // between the two (bf16 and tf32) ran 1.13x faster (0.95-1.46x), 0.85x -> 0.96x cuBLAS
+    // (docs/ladder.md, "Copying split-K by its time, and tf32's copies counted too").
     // tf32's `.transpose` split-K keeps the flat score that its 0.83 against wgmma_rs was
     // measured with.
     if constexpr (kCfg.split_k) {

@@ -621,11 +621,12 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles
   // tf32 counts the 256 x 128 tile's CTAs too since stop 63 (it kept the bound, which gave these
   // to wgmma_rs's 128 x 256 copying tile or, in TN, the cluster tile): us per run against that
   // pick (cuBLAS), same results file, runs 1 and 2.
-  const std::string tf32 = "wgmma.tf32.64x";
-  EXPECT_EQ(choice("tf32", 161, 1024, 8191, Op::N, Op::N), tf32 + "128x32.s8.persistent.splitk.repack");  // 61.4 against 191.5 (47.9)
-  EXPECT_EQ(choice("tf32", 321, 2752, 2048, Op::N, Op::N), tf32 + "128x32.s8.persistent.tmastore.repack");  // 30.0 against 57.2 (48.8)
-  EXPECT_EQ(choice("tf32", 500, 1000, 4093, Op::T, Op::N),
-            tf32 + "64x32.s12.persistent.tmastore.pingpong.repack");  // 44.9 against 101.3 (50.4)
+  const std::string tf32_split_k = "wgmma.tf32.64x128x32.s8.persistent.splitk.repack";
+  const std::string tf32_staged = "wgmma.tf32.64x128x32.s8.persistent.tmastore.repack";
+  const std::string tf32_pingpong = "wgmma.tf32.64x64x32.s12.persistent.tmastore.pingpong.repack";
+  EXPECT_EQ(choice("tf32", 161, 1024, 8191, Op::N, Op::N), tf32_split_k);   // 61.4 against 191.5 (47.9)
+  EXPECT_EQ(choice("tf32", 321, 2752, 2048, Op::N, Op::N), tf32_staged);    // 30.0 against 57.2 (48.8)
+  EXPECT_EQ(choice("tf32", 500, 1000, 4093, Op::T, Op::N), tf32_pingpong);  // 44.9 against 101.3 (50.4)
   // Where the cluster tile's CTAs fill half the SMs, as before: 321 x 6000 (94 CTAs).
   EXPECT_EQ(choice("tf32", 321, 6000, 8191, Op::N, Op::N), "wgmma_rs.tf32.128x256x32.s4.persistent.tmastore.repack");
 }
