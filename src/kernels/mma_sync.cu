@@ -267,7 +267,8 @@ cudaError_t launch_mma_sync(const GemmProblem& prob, cudaStream_t stream) {
   const dim3 grid(ceil_div_u(prob.m, kCfg.bm), static_cast<unsigned>(blocks_y),
                   static_cast<unsigned>(batch_z * slices));
   return dispatch_ops(prob, [&]<bool kTA, bool kTB>() {
-    if constexpr (kCfg.load == TilemmMmaOperandLoad::RegistersAhead && kCfg.element_bytes() == 2) {
+    if constexpr ((kCfg.load == TilemmMmaOperandLoad::RegistersAhead || kCfg.smem_store) &&
+                  kCfg.element_bytes() == 2) {
       // The registered tile loads one element at a time; where every 4 (2) element piece of
       // both operands' chunks is aligned and whole, the same tile with 8-byte (4-byte) loads.
       const int elements = operands_elements_per_load(prob);

@@ -31,7 +31,8 @@ struct TilemmMmaSyncConfig {
   TilemmMmaOperandLoad load;
   int min_blocks_per_sm;  // __launch_bounds__ occupancy target
   // RegistersAhead: elements per load of both operands, 1 (any address) or, 16-bit only, 2
-  // or 4 (the launcher's choice where the operands allow it); 0 for the other loads.
+  // or 4 (the launcher's choice where the operands allow it); 0 for the other loads, but for
+  // `.smemstore`'s ScalarRegisters, whose launcher also picks 2 or 4 where it may (0: one).
   int elements_per_load = 0;
   // RegistersAhead on sm_90 (`.clusterk`): a tile's k cut into slices, one CTA of a cluster
   // each, summed through distributed shared memory (mma_sum_cluster_slices); the launcher
@@ -75,7 +76,9 @@ struct TilemmMmaSyncConfig {
            (load == TilemmMmaOperandLoad::RegistersAhead
                 ? stages >= 3 && (elements_per_load == 1 || (element_bytes() == 2 && (elements_per_load == 2 ||
                                                                                       elements_per_load == 4)))
-                : elements_per_load == 0) &&
+                : elements_per_load == 0 || (load == TilemmMmaOperandLoad::ScalarRegisters && smem_store &&
+                                             element_bytes() == 2 &&
+                                             (elements_per_load == 2 || elements_per_load == 4))) &&
            (!cluster_k || load == TilemmMmaOperandLoad::RegistersAhead) && !(cluster_k && smem_store) &&
            threads() <= 1024 && bm * bk / ce % threads() == 0 && bn * bk / ce % threads() == 0 &&
            min_blocks_per_sm >= 1;
