@@ -1749,6 +1749,29 @@ KernelEntry make_wgmma_entry(double relative_speed) {
         speed *= kOneRowOfTilesHalfTheSms;
       }
     }
+    // The same tile alone on more than half the SMs (one tile a CTA), where A's columns are off
+    // 128-byte lines as the kernel reads them (the caller's lda in place, the copy's for
+    // `.repack`, whose ld is rounded up to 16 bytes only): each 64-row box row of A then spans
+    // two lines, and this tile reads A once per 64 columns where the 64 x 128 tile reads it once
+    // per 128; with most SMs reading, L2 does not hide it. On an H100 (docs/ladder.md, "The 64 x
+    // 64 ping-pong tile alone on most SMs"; 16-bit, 72-129 of its tiles) the 20 timed products
+    // with A off lines (NN and NT with m = 40-200 in place, m = 44-321 copied) ran 1.058x faster
+    // on the tile the score now takes (0.95-1.24x, 16 of them faster: 64 x 128, its split-K or
+    // its cluster of four; bf16 100 x 3072 x 4096 NT copied 33.8 -> 27.2 us), while with A on
+    // lines (TN and TT; NN and NT with m = 128, 192 or 256; copies of 250 rows, ld 256) the
+    // ping-pong tile stayed ahead on 17 of 20 (the other tiles 0.89-1.05x its speed). x0.7 puts
+    // the 64 x 128 tile (0.8 on half the tiles) just above it there.
+    if constexpr (kCfg.pingpong && kCfg.bm == 64 && kCfg.bn == 64 && kCfg.input != TilemmMmaInput::TF32) {
+      constexpr double kAloneOnMostSmsWhereAIsOffLines = 0.7;
+      std::int64_t a_ld_as_read = p.lda;
+      if constexpr (kRepack) {
+        const AlignedOperandsPlan plan = wgmma_repack_plan<kCfg>(p);
+        if (plan.repack_a) a_ld_as_read = plan.a.ld;
+      }
+      if (2 * tiles > dev.sm_count && tiles <= dev.sm_count && !on_whole_lines(a_ld_as_read, p.a_type)) {
+        speed *= kAloneOnMostSmsWhereAIsOffLines;
+      }
+    }
     // The cooperative tiles of 128 columns without a cluster (128 x 128) where
     // columns are off 32-byte sectors, as the ping-pong tile (above) but measured with the
     // 128-byte L2 promotion such operands now get: on an H100, bf16 6000 x 1000 x 1000 and

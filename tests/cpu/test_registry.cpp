@@ -597,7 +597,9 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles
     const std::string split_k = "wgmma." + d + ".64x128x64.s8.persistent.splitk.repack";
     const std::string wide = "wgmma." + d + ".256x128x64.s4.persistent.c2.tmastore.repack";
     EXPECT_EQ(choice(d, 36, 4096, 4096, Op::N, Op::N), split_k);    // 23.0 against 56.4 (25.2)
-    EXPECT_EQ(choice(d, 44, 8192, 4096, Op::N, Op::N), pingpong);   // 33.8 against 68.7 (36.2)
+    // 128 ping-pong tiles with A's copy off 128-byte lines (ld 48): the 64 x 128 tile since stop
+    // 64 (H100, bf16 35.7 against 37.5 on the ping-pong tile, cuBLAS 38.6).
+    EXPECT_EQ(choice(d, 44, 8192, 4096, Op::N, Op::N), staged);
     EXPECT_EQ(choice(d, 60, 11008, 4096, Op::N, Op::T), staged);    // 37.6 against 94.9 (43.6)
     EXPECT_EQ(choice(d, 4093, 36, 4096, Op::N, Op::N), pingpong);   // lda = 4093: 40.5 against 71.0 (43.8)
     EXPECT_EQ(choice(d, 1001, 1001, 1001, Op::N, Op::N), staged);   // 19.3 against 29.6 (30.8)
@@ -608,7 +610,8 @@ TEST(Registry, AutoCopiesUnreadableOperandsOfFewRowProductsOntoSixtyFourRowTiles
     // Fewer (stop 62, H100, us per run against the 256 x 128 tile's, cuBLAS;
     // docs/results/h100_short_k_smem_store_and_few_row_copies.txt, run 1): 22 CTAs at 100 x 2752,
     // 44 at 321 x 2752, 48 at 250 x 6000; 321 x 6000 (96 CTAs) keeps it (60.3 against 70.6).
-    EXPECT_EQ(choice(d, 100, 2752, 4032, Op::N, Op::T), pingpong);  // fp16 32.1 against 53.4 (24.7)
+    // Split-K since stop 64 (A's copy off lines): fp16 25.2 against 32.1 on the ping-pong tile.
+    EXPECT_EQ(choice(d, 100, 2752, 4032, Op::N, Op::T), split_k);   // 53.4 on the 256 x 128 tile (24.7)
     EXPECT_EQ(choice(d, 321, 2752, 4032, Op::N, Op::N), staged);    // fp16 34.1 against 53.8 (86.2)
     EXPECT_EQ(choice(d, 250, 6000, 2048, Op::N, Op::N), staged);    // fp16 25.8 against 35.4 (46.0)
     EXPECT_EQ(choice(d, 161, 1024, 8192, Op::N, Op::T), split_k);   // fp16 30.2 against 93.3 (42.4)
@@ -995,6 +998,27 @@ TEST(Registry, AutoTakesThreeConsumersWhere128RowTilesLeaveTheLastWaveEmpty) {
       {"bf16", 384, 11008, 4096, "128x128x64.s6.persistent.tmastore.pingpong"},
       {"bf16", 1000, 1000, 1000, "64x128x64.s8.persistent.c2m.tmastore"},   // 10.0 against 14.3
   });
+}
+
+TEST(Registry, AutoLeavesTheLone64x64PingPongTileWhereAIsOffLinesOnMostSms) {
+  // H100, stop 64 (docs/ladder.md, "The 64 x 64 ping-pong tile alone on most SMs";
+  // docs/results/h100_smemstore_wide_loads_and_lone_pingpong.txt, call 1): us on the new choice
+  // against the 64 x 64 ping-pong tile, one tile per CTA on more than half the SMs.
+  using tilemm::Op;
+  const auto choice = typed_auto_choice;
+  const std::string w = "wgmma.bf16.", h = "wgmma.fp16.";
+  // A's columns off 128-byte lines (as read: the caller's lda, or the copy's ld).
+  EXPECT_EQ(choice("bf16", 96, 3072, 1024, Op::N, Op::N), w + "64x128x64.s8.persistent.tmastore");      // 10.0 / 10.3
+  EXPECT_EQ(choice("fp16", 200, 2048, 8192, Op::N, Op::N), h + "64x128x64.s8.persistent.splitk");       // 34.8 / 40.7
+  EXPECT_EQ(choice("bf16", 48, 8192, 2048, Op::N, Op::T), w + "64x128x64.s8.persistent.c4.tmastore");   // 18.0 / 19.4
+  EXPECT_EQ(choice("bf16", 161, 2752, 1024, Op::N, Op::N), w + "64x128x64.s8.persistent.tmastore.repack");  // 14.4 / 16.2
+  EXPECT_EQ(choice("bf16", 100, 3072, 4096, Op::N, Op::T), w + "64x128x64.s8.persistent.splitk.repack");    // 27.2 / 33.8
+  // A on lines: the ping-pong tile stays (its time first, then the tile the rule would have taken).
+  const std::string pingpong = "64x64x64.s12.persistent.tmastore.pingpong";
+  EXPECT_EQ(choice("bf16", 192, 2752, 4096, Op::N, Op::N), w + pingpong);              // 17.0 / 18.7
+  EXPECT_EQ(choice("bf16", 128, 4096, 4096, Op::N, Op::N), w + pingpong);              // 19.2 / 20.4
+  EXPECT_EQ(choice("fp16", 96, 2752, 4096, Op::T, Op::N), h + pingpong);               // 17.3 / 19.5
+  EXPECT_EQ(choice("fp16", 250, 1536, 2048, Op::N, Op::T), h + pingpong + ".repack");  // ld 256: 16.2 / 17.2
 }
 
 TEST(Registry, AutoTakesTheDeepRingWhere64x64TilesFillTheGpuOnce) {
