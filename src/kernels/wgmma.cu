@@ -1759,8 +1759,10 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // on the tile the score now takes (0.95-1.24x, 16 of them faster: 64 x 128, its split-K or
     // its cluster of four; bf16 100 x 3072 x 4096 NT copied 33.8 -> 27.2 us), while with A on
     // lines (TN and TT; NN and NT with m = 128, 192 or 256; copies of 250 rows, ld 256) the
-    // ping-pong tile stayed ahead on 17 of 20 (the other tiles 0.89-1.05x its speed). x0.7 puts
-    // the 64 x 128 tile (0.8 on half the tiles) just above it there.
+    // ping-pong tile stayed ahead on 17 of 20 (the other tiles 0.89-1.05x its speed). With 8
+    // more A-off products timed as `auto` (m = 48 and 160), 28 in all: 1.040x (0.90-1.24x), the
+    // losses where split-K takes k = 8192 (bf16 160 x 2752 x 8192 NT 33.2 -> 36.8 us, the 64 x
+    // 128 tile 33.2). x0.7 puts the 64 x 128 tile (0.8 on half the tiles) just above it there.
     if constexpr (kCfg.pingpong && kCfg.bm == 64 && kCfg.bn == 64 && kCfg.input != TilemmMmaInput::TF32) {
       constexpr double kAloneOnMostSmsWhereAIsOffLines = 0.7;
       std::int64_t a_ld_as_read = p.lda;
