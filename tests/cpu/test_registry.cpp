@@ -469,6 +469,15 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     EXPECT_EQ(choice(d, 16, 6144, 11008, Op::T, Op::N), cluster_k);
     EXPECT_EQ(choice(d, 16, 3072, 16384, Op::T, Op::T), skinny);
     EXPECT_EQ(choice(d, 8, 2048, 1024, Op::N, Op::N), cluster_k);  // 64 x 64 ping-pong before: 10.5 against 9.0 us
+    // From 512 columns and from k = 512 since stop 65, with k <= 2048 below 1024 columns (H100,
+    // bf16, us against the 64 x 64 ping-pong or split-K tile auto took before; cuBLAS 7.7, 9.2, 6.4).
+    EXPECT_EQ(choice(d, 8, 4096, 512, Op::N, Op::N), cluster_k);   // 8.6 against 11.2
+    EXPECT_EQ(choice(d, 16, 512, 2048, Op::N, Op::T), cluster_k);  // 7.4 against 10.2
+    EXPECT_EQ(auto_choice(tilemm::vectors_read_k_major(typed_problem(d, 1, 512, 512, Op::N, Op::N))),
+              cluster_k);  // 6.7 against 8.5 (TN, the same product)
+    EXPECT_EQ(choice(d, 16, 512, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);  // not measured
+    EXPECT_EQ(choice(d, 16, 4096, 256, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);  // not measured
+    EXPECT_EQ(choice(d, 16, 256, 1024, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);  // not measured
     EXPECT_EQ(choice(d, 11008, 16, 4096, Op::T, Op::N), skinny);  // PyTorch's decode step
     EXPECT_EQ(choice(d, 4096, 16, 4096, Op::T, Op::N), cluster_k);
     EXPECT_EQ(choice(d, 1, 14336, 4096, Op::T, Op::N), skinny);  // a vector (NN's lda = 1 is not 16-byte aligned)
