@@ -479,6 +479,29 @@ struct MmaOperandCopier {
     }
     store(stage, staged);
   }
+  // The register-staged loop's two forms behind one pair of calls: Staged<0> is a tile
+  // loaded element by element and packed as it arrives (load, store); Staged<2> and
+  // Staged<4> hold the 4- or 8-byte loads of 16-bit pieces, packed when stored
+  // (load_held, store_held).
+  template <int kVec>
+  using Staged = std::conditional_t<kVec == 0, uint4[kPasses], Held<kVec == 0 ? 2 : kVec>>;
+  template <int kVec>
+  __device__ __forceinline__ void load_staged(Staged<kVec>& staged, const T* base, std::int64_t ld,
+                                              std::int64_t kt) const {
+    if constexpr (kVec == 0) {
+      load(staged, base, ld, kt);
+    } else {
+      load_held<kVec>(staged, base, ld, kt);
+    }
+  }
+  template <int kVec>
+  __device__ __forceinline__ void store_staged(char* stage, const Staged<kVec>& staged) const {
+    if constexpr (kVec == 0) {
+      store(stage, staged);
+    } else {
+      store_held<kVec>(stage, staged);
+    }
+  }
 };
 
 }  // namespace tilemm::kernels

@@ -471,37 +471,23 @@ __device__ __forceinline__ void mma_register_main_loop(const CopyA& copy_a, cons
                                                        int a_off, int b_off,
                                                        float (&acc)[kCfg.m_tiles()][kCfg.n_tiles()][4]) {
   constexpr int kVec = kCfg.elements_per_load;
-  // One element a load (kVec 0): loaded, then packed as chunks (MmaOperandCopier::load), in
-  // staged; 2 or 4: they arrive packed, in held (MmaOperandCopier::load_held).
-  uint4 staged_a[CopyA::kPasses];
-  uint4 staged_b[CopyB::kPasses];
-  [[maybe_unused]] typename CopyA::template Held<kVec == 0 ? 2 : kVec> held_a;
-  [[maybe_unused]] typename CopyB::template Held<kVec == 0 ? 2 : kVec> held_b;
+  // One element a load (kVec 0): packed as chunks as they arrive (MmaOperandCopier::load);
+  // 2 or 4: they arrive packed (MmaOperandCopier::load_held). Staged<kVec> holds either.
+  typename CopyA::template Staged<kVec> staged_a;
+  typename CopyB::template Staged<kVec> staged_b;
   if (k_tiles > 0) {
-    if constexpr (kVec == 0) {
-      copy_a.load(staged_a, A, lda, 0);
-      copy_b.load(staged_b, B, ldb, 0);
-      copy_a.store(stage_a(0), staged_a);
-      copy_b.store(stage_b(0), staged_b);
-    } else {
-      copy_a.template load_held<kVec>(held_a, A, lda, 0);
-      copy_b.template load_held<kVec>(held_b, B, ldb, 0);
-      copy_a.template store_held<kVec>(stage_a(0), held_a);
-      copy_b.template store_held<kVec>(stage_b(0), held_b);
-    }
+    copy_a.template load_staged<kVec>(staged_a, A, lda, 0);
+    copy_b.template load_staged<kVec>(staged_b, B, ldb, 0);
+    copy_a.template store_staged<kVec>(stage_a(0), staged_a);
+    copy_b.template store_staged<kVec>(stage_b(0), staged_b);
   }
   __syncthreads();
   for (std::int64_t kt = 0; kt < k_tiles; ++kt) {
     const bool more = kt + 1 < k_tiles;
     // Loads of tile kt + 1 travel while the tensor cores work on tile kt.
     if (more) {
-      if constexpr (kVec == 0) {
-        copy_a.load(staged_a, A, lda, kt + 1);
-        copy_b.load(staged_b, B, ldb, kt + 1);
-      } else {
-        copy_a.template load_held<kVec>(held_a, A, lda, kt + 1);
-        copy_b.template load_held<kVec>(held_b, B, ldb, kt + 1);
-      }
+      copy_a.template load_staged<kVec>(staged_a, A, lda, kt + 1);
+      copy_b.template load_staged<kVec>(staged_b, B, ldb, kt + 1);
     }
     const int s = int(kt % 2);
     mma_compute_stage<kCfg, kAKContig, kBKContig>(stage_a(s), stage_b(s), a_off, b_off, acc);
@@ -509,13 +495,8 @@ __device__ __forceinline__ void mma_register_main_loop(const CopyA& copy_a, cons
     // this iteration's barrier publishes tile kt + 1 and, after the last tile, lets every
     // warp finish reading.
     if (more) {
-      if constexpr (kVec == 0) {
-        copy_a.store(stage_a(1 - s), staged_a);
-        copy_b.store(stage_b(1 - s), staged_b);
-      } else {
-        copy_a.template store_held<kVec>(stage_a(1 - s), held_a);
-        copy_b.template store_held<kVec>(stage_b(1 - s), held_b);
-      }
+      copy_a.template store_staged<kVec>(stage_a(1 - s), staged_a);
+      copy_b.template store_staged<kVec>(stage_b(1 - s), staged_b);
     }
     __syncthreads();
   }
