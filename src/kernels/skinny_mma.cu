@@ -355,10 +355,21 @@ inline bool skinny_mma_takes_short_products(const GemmProblem& p, int bm) {
   constexpr std::int64_t kFewestColumns = 1024, kMostColumns = 2048, kShortestK = 2048, kLongestK = 8192;
   return p.m <= 2 * bm && p.n >= kFewestColumns && p.n <= kMostColumns && p.k >= kShortestK && p.k <= kLongestK;
 }
+// Narrow vectors with long k, since stop 66: one row tile, 128-511 columns and k = 4097-8192
+// (oriented). On an H100 (docs/ladder.md, "Every readable vector to the 16-row tiles"; bf16 and
+// fp16, NN, NT, TN and TT, m = 1, 8 and 16, n = 128 and 256, k = 8192) this entry ran 1.16-1.25x
+// faster than wgmma's 64 x 128 split-K tile auto took, and 1.05x faster than `.clusterk`
+// (0.95-1.15x; inferred: a cluster holds at most 8 slices, so 2-4 column tiles make at most 32
+// blocks, where this entry's slices, summed through its workspace, are not bounded by it). At k =
+// 4096 `.clusterk` won (1.30-1.34x against 1.14-1.15x), so the rule starts above it.
+inline bool skinny_mma_takes_narrow_long_k(const GemmProblem& p, int bm) {
+  constexpr std::int64_t kFewestColumns = 128, kMostColumns = 511, kShortestK = 4097, kLongestK = 8192;
+  return p.m <= bm && p.n >= kFewestColumns && p.n <= kMostColumns && p.k >= kShortestK && p.k <= kLongestK;
+}
 inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
   const GemmProblem p = skinny_orientation(caller);
   return (p.m <= bm && long_operand_of_4096_squared(p)) || skinny_mma_takes_short_products(p, bm) ||
-         skinny_mma_takes_two_row_tiles_tt(caller, bm);
+         skinny_mma_takes_narrow_long_k(p, bm) || skinny_mma_takes_two_row_tiles_tt(caller, bm);
 }
 
 // Whether auto gives the caller's product to a `.clusterk` entry (sm_90) rather than the
@@ -379,13 +390,20 @@ inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
 // than auto's wgmma choice (64 x 64 ping-pong, or split-K at 512 x 2048): at k = 512 the 16-row
 // tile cuts no slices, at 512 columns its 8 tiles cut them where wgmma's few 64-row tiles compute
 // 48-63 rows of zeros (8 x 4096 x 512 NN 11.2 -> 8.6 us, cuBLAS 7.7; 16 x 512 x 2048 NT 10.2 ->
-// 7.4, cuBLAS 9.2). Longer k with fewer than 1024 columns was not measured.
+// 7.4, cuBLAS 9.2).
+// From 128 columns and k = 128 since stop 66: on an H100 (docs/ladder.md, "Every readable vector
+// to the 16-row tiles"; bf16 and fp16, the four layouts, m = 1, 8 and 16, n = 128-4096, k =
+// 128-8192, `auto` under stop 65's rule timed beside the tiles) this entry ran every cell where
+// auto still took wgmma (k = 128 and 256 at every n; n = 128 and 256 at every k; n = 512 with k
+// = 4096 and 8192) 1.16-1.34x faster by cell geometric mean (1.07x the slowest shape): wgmma's
+// 64-row tiles compute 48-63 rows of zeros, and at these sizes its tiles are too few to fill the
+// SMs. Below 512 columns k > 4096 goes to the plain entry (skinny_mma_takes_narrow_long_k).
 inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
-  constexpr std::int64_t kFewestColumns = 512, kMostColumns = 6144, kShortestK = 512, kLongestK = 11008;
-  constexpr std::int64_t kFewColumns = 1024, kLongestKOfFewColumns = 2048;
+  constexpr std::int64_t kFewestColumns = 128, kMostColumns = 6144, kShortestK = 128, kLongestK = 11008;
+  constexpr std::int64_t kNarrow = 512, kLongestKOfNarrow = 4096;
   const GemmProblem p = skinny_orientation(caller);
   const bool fewer_slices_than_plain = p.n > 3072 && p.n <= 4096 && p.k > 4096;
-  const std::int64_t longest_k = p.n < kFewColumns ? kLongestKOfFewColumns : kLongestK;
+  const std::int64_t longest_k = p.n < kNarrow ? kLongestKOfNarrow : kLongestK;
   return p.m <= bm && p.n >= kFewestColumns && p.n <= kMostColumns && p.k >= kShortestK && p.k <= longest_k &&
          !fewer_slices_than_plain;
 }

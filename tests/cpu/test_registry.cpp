@@ -475,9 +475,17 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
     EXPECT_EQ(choice(d, 16, 512, 2048, Op::N, Op::T), cluster_k);  // 7.4 against 10.2
     EXPECT_EQ(auto_choice(tilemm::vectors_read_k_major(typed_problem(d, 1, 512, 512, Op::N, Op::N))),
               cluster_k);  // 6.7 against 8.5 (TN, the same product)
-    EXPECT_EQ(choice(d, 16, 512, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);  // not measured
-    EXPECT_EQ(choice(d, 16, 4096, 256, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);  // not measured
-    EXPECT_EQ(choice(d, 16, 256, 1024, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);  // not measured
+    // From 128 columns and k = 128 since stop 66, k > 4096 below 512 columns to the plain entry
+    // (H100, bf16, us against the split-K or 64 x 64 ping-pong tile auto took before; cuBLAS 10.3,
+    // 6.5, 7.3, 10.5, 5.6).
+    EXPECT_EQ(choice(d, 16, 512, 4096, Op::N, Op::N), cluster_k);  // 8.3 against 11.3
+    EXPECT_EQ(choice(d, 16, 4096, 256, Op::N, Op::N), cluster_k);  // 6.7 against 8.1
+    EXPECT_EQ(choice(d, 16, 256, 1024, Op::N, Op::N), cluster_k);  // 7.7 against 8.7
+    EXPECT_EQ(choice(d, 16, 256, 8192, Op::N, Op::N), skinny);     // 9.8 against 11.7 (.clusterk 10.6)
+    EXPECT_EQ(choice(d, 16, 128, 128, Op::T, Op::N), cluster_k);   // 5.6 against 6.5
+    EXPECT_EQ(choice(d, 16, 64, 4096, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);    // not measured
+    EXPECT_EQ(choice(d, 16, 256, 16384, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);  // not measured
+    EXPECT_EQ(choice(d, 16, 1024, 64, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);    // not measured
     EXPECT_EQ(choice(d, 11008, 16, 4096, Op::T, Op::N), skinny);  // PyTorch's decode step
     EXPECT_EQ(choice(d, 4096, 16, 4096, Op::T, Op::N), cluster_k);
     EXPECT_EQ(choice(d, 1, 14336, 4096, Op::T, Op::N), skinny);  // a vector (NN's lda = 1 is not 16-byte aligned)
