@@ -397,7 +397,9 @@ inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
 // auto still took wgmma (k = 128 and 256 at every n; n = 128 and 256 at every k; n = 512 with k
 // = 4096 and 8192) 1.16-1.34x faster by cell geometric mean (1.07x the slowest shape): wgmma's
 // 64-row tiles compute 48-63 rows of zeros, and at these sizes its tiles are too few to fill the
-// SMs. Below 512 columns k > 4096 goes to the plain entry (skinny_mma_takes_narrow_long_k).
+// SMs. Below 512 columns k > 4096 goes to the plain entry (skinny_mma_takes_narrow_long_k). Timed
+// under auto in both orientations (1-16 rows, or 1-16 columns), the moved choices ran 1.23-1.25x
+// faster than on the tile auto took before (1.07-1.59x, none slower).
 inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
   constexpr std::int64_t kFewestColumns = 128, kMostColumns = 6144, kShortestK = 128, kLongestK = 11008;
   constexpr std::int64_t kNarrow = 512, kLongestKOfNarrow = 4096;
@@ -459,6 +461,26 @@ inline SkinnyOperandsReadable skinny_operands_readable(const GemmProblem& orient
 inline bool skinny_mma_takes_any_ld(const GemmProblem& oriented, int bm, int element_bytes) {
   const SkinnyOperandsReadable readable = skinny_operands_readable(oriented, element_bytes);
   return oriented.m <= 2 * bm && !(readable.short_operand && readable.long_operand);
+}
+
+// Readable tf32 vectors, since stop 66: tf32 has no 16-byte-copy skinny_mma tile, so auto gave a
+// product of one row tile (oriented) whose operands the 16-byte copies read to wgmma's or
+// wgmma_rs's tiles (64 x 64 ping-pong, 128 x 64, 64 x 128 split-K), which compute 64-128 rows of
+// which 1-16 are real. On an H100 (docs/ladder.md, "Every readable vector to the 16-row tiles";
+// tf32, NN, NT, TN and TT, m = 1, 8 and 16, n = 128-4096, k = 128-8192) the `.ldg4` tile's
+// `.clusterk` entry, reading both by elements with one stage a slice, ran the 138 choices this
+// rule moves there (128-1024 columns, k = 256-1024) 1.37x faster than auto's pick (1.11-1.75x,
+// none slower; 1.26-1.51x by cell geometric mean; timed under auto, 1.36-1.39x in both
+// orientations, none slower). Not taken where some layouts lost: k = 128
+// (1.08-1.17x by cell, 0.88x the slowest shape), k >= 2048 (0.44-0.93x the slowest), and past 1024
+// columns (1.08-1.20x at 2048 and 4096 columns, 0.87x the slowest).
+inline bool skinny_mma_readable_tf32_vector_takes(const GemmProblem& caller, int bm, int element_bytes) {
+  constexpr int kTf32Bytes = 4;
+  constexpr std::int64_t kFewestColumns = 128, kMostColumns = 1024, kShortestK = 256, kLongestK = 1024;
+  const GemmProblem p = skinny_orientation(caller);
+  const SkinnyOperandsReadable readable = skinny_operands_readable(p, element_bytes);
+  return element_bytes == kTf32Bytes && readable.short_operand && readable.long_operand && p.m <= bm &&
+         p.n >= kFewestColumns && p.n <= kMostColumns && p.k >= kShortestK && p.k <= kLongestK;
 }
 
 // Whether auto gives the caller's product to the `.ldg` tile's `.clusterk` entry (sm_90) rather
@@ -602,10 +624,10 @@ KernelEntry make_skinny_mma_entry(bool repack_unaligned = false) {
       return skinny_mma_short_by_elements_takes(caller, kCfg.bm, kCfg.tile().element_bytes()) ? 2455.0 : 0.0;
     }
     if constexpr (kCfg.cluster_k && !kCfg.async_copies()) {
-      return skinny_mma_any_ld_cluster_k_takes(caller, kCfg.bm, kCfg.bn, kCfg.bk, kCfg.tile().element_bytes(),
-                                               dev.sm_count)
-                 ? 2451.0
-                 : 0.0;
+      const int eb = kCfg.tile().element_bytes();
+      const bool takes = skinny_mma_any_ld_cluster_k_takes(caller, kCfg.bm, kCfg.bn, kCfg.bk, eb, dev.sm_count) ||
+                         skinny_mma_readable_tf32_vector_takes(caller, kCfg.bm, eb);
+      return takes ? 2451.0 : 0.0;
     }
     if constexpr (kCfg.cluster_k) {
       const bool takes = kCfg.bm == 32 ? skinny_mma_two_row_tiles_cluster_k_takes(caller)

@@ -1669,6 +1669,17 @@ TEST(Registry, AutoSumsTheElementLoadTilesSlicesInsideAClusterWhereTheyAreFew) {
   EXPECT_EQ(choice("fp16", 16, 8448, 1001, Op::N, Op::N), fp16);                // 8 stages, 132 column tiles
   EXPECT_EQ(choice("fp16", 1, 8449, 669, Op::N, Op::N), fp16);                  // 133 column tiles
   EXPECT_EQ(choice("fp16", 32, 2200, 4093, Op::N, Op::N), fp16);                // 29.3 against 31.3 (25.7)
+  // Since stop 66, readable tf32 vectors of one row tile with 128-1024 columns and k = 256-1024
+  // (tf32 has no 16-byte-copy skinny_mma tile; H100, stop 66's grid, against wgmma's or
+  // wgmma_rs's tile auto took, docs/results/h100_every_readable_vector.txt).
+  EXPECT_EQ(choice("tf32", 16, 512, 512, Op::N, Op::N), tf32 + ".clusterk");    // 7.7 against 11.1 (9.8)
+  EXPECT_EQ(choice("tf32", 8, 128, 1024, Op::T, Op::T), tf32 + ".clusterk");    // 7.8 against 10.8 (9.9)
+  EXPECT_EQ(choice("tf32", 16, 1024, 256, Op::T, Op::N), tf32 + ".clusterk");   // 6.8 against 7.7 (8.3)
+  // Outside, where some layouts lost: past 1024 columns, from k = 2048, at k = 128.
+  EXPECT_EQ(choice("tf32", 16, 2048, 512, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+  EXPECT_EQ(choice("tf32", 16, 512, 2048, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+  EXPECT_EQ(choice("tf32", 16, 512, 128, Op::N, Op::N).rfind("skinny_mma", 0), std::string::npos);
+  EXPECT_EQ(choice("bf16", 16, 512, 512, Op::N, Op::N).find(".ldg"), std::string::npos);  // 16-bit: 16-byte copies
 }
 
 TEST(Registry, AutoCountsMmaSyncAtItsShareOfWgmmasRateOnHopper) {
