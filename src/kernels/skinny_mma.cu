@@ -372,34 +372,36 @@ inline bool skinny_mma_takes(const GemmProblem& caller, int bm) {
          skinny_mma_takes_narrow_long_k(p, bm) || skinny_mma_takes_two_row_tiles_tt(caller, bm);
 }
 
-// Whether auto gives the caller's product to a `.clusterk` entry (sm_90) rather than the
-// plain one or wgmma: one row tile (at most bm rows, oriented), 512-6144 columns and k =
-// 512-11008, with k at most 2048 below 1024 columns. There, on an H200 (docs/ladder.md, "Slices
-// summed inside a cluster"; bf16 NN, NT, TN and TT with m = 16, n = 1024-4096, k = 2048-8192, NN
-// and TN with m = 1, 8 and 16 at k = 1024, and larger ones), summing the slices inside their
-// cluster ran 1.00-1.28x faster than auto's previous choice: the split_k_reduce launch and the
-// partials' round trip through memory are gone. Except with 3073-4096 columns and k above 4096:
-// the plain entry runs 4 slices of its 64 tiles there, and this one fewer (inferred: with 4 it
-// ran as if in two waves, 31.4 against 23.6 us at 16 x 4096 x 8192 NN, so fewer than 64
-// clusters of 4 fit at once), which at k = 8192-11008 lost 4-9% (23.8 against 21.8 us). With
-// two row tiles (17-32 rows) it won or lost by layout (0.92-1.17x at k = 2048, slower at
-// longer k), and past 6144 columns k is not split, so the two entries run the same loop.
-// 512 columns and k = 512 since stop 65: on an H100 (docs/ladder.md, "Readable vectors from 512
-// columns and from k = 512"; bf16, NN, TN, NT and TT, m = 1, 8 and 16) all 60 measured shapes
-// with 512 columns (k = 512-2048) or k = 512 (512-4096 columns) ran 1.07-1.38x faster (1.21x)
-// than auto's wgmma choice (64 x 64 ping-pong, or split-K at 512 x 2048): at k = 512 the 16-row
-// tile cuts no slices, at 512 columns its 8 tiles cut them where wgmma's few 64-row tiles compute
-// 48-63 rows of zeros (8 x 4096 x 512 NN 11.2 -> 8.6 us, cuBLAS 7.7; 16 x 512 x 2048 NT 10.2 ->
-// 7.4, cuBLAS 9.2).
-// From 128 columns and k = 128 since stop 66: on an H100 (docs/ladder.md, "Every readable vector
-// to the 16-row tiles"; bf16 and fp16, the four layouts, m = 1, 8 and 16, n = 128-4096, k =
-// 128-8192, `auto` under stop 65's rule timed beside the tiles) this entry ran every cell where
-// auto still took wgmma (k = 128 and 256 at every n; n = 128 and 256 at every k; n = 512 with k
-// = 4096 and 8192) 1.16-1.34x faster by cell geometric mean (1.07x the slowest shape): wgmma's
-// 64-row tiles compute 48-63 rows of zeros, and at these sizes its tiles are too few to fill the
-// SMs. Below 512 columns k > 4096 goes to the plain entry (skinny_mma_takes_narrow_long_k). Timed
-// under auto in both orientations (1-16 rows, or 1-16 columns), the moved choices ran 1.23-1.25x
-// faster than on the tile auto took before (1.07-1.59x, none slower).
+// Whether auto gives the caller's product to a `.clusterk` entry (sm_90) rather than the plain one
+// or wgmma: one row tile (at most bm rows, oriented), 128-6144 columns and k = 128-11008, with k at
+// most 4096 below 512 columns, and not 3073-4096 columns with k above 4096. The rule grew in three
+// measured steps. Stop 50, 1024-6144 columns and k = 1024-11008: on an H200 (docs/ladder.md,
+// "Slices summed inside a cluster"; bf16 NN, NT, TN and TT with m = 16, n = 1024-4096, k =
+// 2048-8192, NN and TN with m = 1, 8 and 16 at k = 1024, and larger ones), summing the slices
+// inside their cluster ran 1.00-1.28x faster than auto's previous choice: the split_k_reduce launch
+// and the partials' round trip through memory are gone. Except with 3073-4096 columns and k above
+// 4096: the plain entry runs 4 slices of its 64 tiles there, and this one fewer (inferred: with 4
+// it ran as if in two waves, 31.4 against 23.6 us at 16 x 4096 x 8192 NN, so fewer than 64 clusters
+// of 4 fit at once), which at k = 8192-11008 lost 4-9% (23.8 against 21.8 us). With two row tiles
+// (17-32 rows) it won or lost by layout (0.92-1.17x at k = 2048, slower at longer k), and past 6144
+// columns k is not split, so the two entries run the same loop.
+// Stop 65, from 512 columns and k = 512 (k <= 2048 below 1024 columns): on an H100 (docs/ladder.md,
+// "Readable vectors from 512 columns and from k = 512"; bf16, NN, TN, NT and TT, m = 1, 8 and 16)
+// all 60 measured shapes with 512 columns (k = 512-2048) or k = 512 (512-4096 columns) ran
+// 1.07-1.38x faster (1.21x) than auto's wgmma choice (64 x 64 ping-pong, or split-K at 512 x 2048):
+// at k = 512 the 16-row tile cuts no slices, at 512 columns its 8 tiles cut them where wgmma's few
+// 64-row tiles compute 48-63 rows of zeros (8 x 4096 x 512 NN 11.2 -> 8.6 us, cuBLAS 7.7; 16 x 512
+// x 2048 NT 10.2 -> 7.4, cuBLAS 9.2).
+// Stop 66, from 128 columns and k = 128 (k <= 4096 below 512 columns): on an H100 (docs/ladder.md,
+// "Every readable vector to the 16-row tiles"; bf16 and fp16, the four layouts, m = 1, 8 and 16, n
+// = 128-4096, k = 128-8192, `auto` under stop 65's rule timed beside the tiles) this entry ran
+// every cell where auto still took wgmma (k = 128 and 256 at every n; n = 128 and 256 at every k; n
+// = 512 with k = 4096 and 8192) 1.16-1.34x faster by cell geometric mean (1.07x the slowest shape):
+// wgmma's 64-row tiles compute 48-63 rows of zeros, and at these sizes its tiles are too few to
+// fill the SMs. Below 512 columns k > 4096 goes to the plain entry
+// (skinny_mma_takes_narrow_long_k). Timed under auto in both orientations (1-16 rows, or 1-16
+// columns), the moved choices ran 1.23-1.25x faster than on the tile auto took before (1.07-1.59x,
+// none slower).
 inline bool skinny_mma_cluster_k_takes(const GemmProblem& caller, int bm) {
   constexpr std::int64_t kFewestColumns = 128, kMostColumns = 6144, kShortestK = 128, kLongestK = 11008;
   constexpr std::int64_t kNarrow = 512, kLongestKOfNarrow = 4096;

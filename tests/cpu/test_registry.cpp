@@ -459,9 +459,9 @@ TEST(Registry, AutoStreamsSixteenRowTensorCoreProductsThroughSkinnyMma) {
   const auto choice = typed_auto_choice;
   for (const std::string d : {"bf16", "fp16"}) {
     const std::string skinny = "skinny_mma." + d + ".16x64x128.w4.s4";
-    // On Hopper one row tile with 1024-6144 columns and k = 1024-11008 goes to the entry that
-    // sums its k-slices in a cluster (H200, stop 50: 1.00-1.28x faster), but not 3073-4096
-    // columns with k > 4096, where it runs fewer slices than the plain entry.
+    // On Hopper one row tile goes to the entry that sums its k-slices in a cluster: since stop 50
+    // with 1024-6144 columns and k = 1024-11008 (H200: 1.00-1.28x faster), but not 3073-4096
+    // columns with k > 4096, where it runs fewer slices than the plain entry; wider bounds below.
     const std::string cluster_k = skinny + ".clusterk";
     EXPECT_EQ(choice(d, 16, 11008, 4096, Op::N, Op::N), skinny);
     EXPECT_EQ(choice(d, 16, 4096, 4096, Op::N, Op::T), cluster_k);
