@@ -1433,6 +1433,54 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
   return WgmmaThirtyTwoRows::Alone;
 }
 
+// ---- 129-176 rows: a short second row of 128-row tiles ----
+//
+// With 129-176 rows the 128-row tiles make two rows, the second holding 1-48 live rows; both
+// rows read all of B, and the second row's CTAs compute whole tiles for those few rows. On an
+// H100 (docs/ladder.md, "A short second row of tiles"; every candidate tile in one interleaved
+// run, twice: bf16 NN and NT with m = 136-192, n = 6144-11008, k = 2048-8192; then bf16 in all
+// four layouts and fp16 NN and NT with m = 136-192, n = 4096-14336, k = 2048-11008) the staged
+// 128 x 128 tile auto took up to 8192 columns ran 1.2-1.6x slower than its score says at k =
+// 8192 (the 192 x 128 cluster tile 0.88-1.02x its own), and up to 1.56x slower than the fastest:
+// - where the 128 x 128 tiles in clusters of four (A multicast) fit in one round (96 CTAs at
+//   n = 6144, at most 0.75 of the SMs) that cluster was fastest from k = 4096 and about even at
+//   k = 2048 (0.96-1.17x): bf16 136 x 6144 x 8192 NN 52.8 us against 81.6 (cuBLAS 47.0). Not
+//   at n = 4096 (64 CTAs), where the 64 x 128 tile auto takes ran 1.3x faster;
+// - past that, where A's columns lie on 32-byte sectors (TN, TT; NN and NT with m = 144-176)
+//   and the 64 x 128 tiles make at most 1.5 waves (n <= 8192), the 64 x 128 tile: 160 x 8192 x
+//   8192 NN 65.0 against 79.2;
+// - elsewhere from k = 4096 (A off sectors, m = 136, which the 64-row tiles pay for; or two
+//   waves of 64-row tiles, n = 11008) the 192 x 128 cluster tile: one row of tiles, so B is read
+//   once, and a cluster tile keeps its speed off sectors: 136 x 11008 x 8192 NT 79.5 against
+//   103.2 on the 128 x 192 tile. At k = 2048 it tied or lost, and auto's tile stays.
+// The moved choices ran 1.17x faster (0.96-1.56x); cuBLAS, on 160-row tiles in clusters
+// (nvjet ..._160x64_64x6_1x4, _160x128_64x5_1x4), stays 1.2x ahead. With 184 rows the
+// rule lost in TT (0.94x) and with 192 the tiles ran within 0.91-1.12x of auto's: it stops at
+// 176 rows, and at what was measured: 6144-11008 columns, k = 2048-11008, one product. fp16
+// TN and TT, not measured, run the same kernels as bf16 TN and TT.
+enum class WgmmaShortSecondRow { NotChosen, ClusterOfFour128, SixtyFourRows, OneRowOf192 };
+
+inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p, const DeviceInfo& dev) {
+  constexpr std::int64_t kFewestRows = 129, kMostRows = 176;
+  constexpr std::int64_t kShortestK = 2048, kShortestKOneRow = 4096, kLongestK = 11008;
+  constexpr std::int64_t kFewestColumns = 6144, kMostColumns = 11008;
+  constexpr double kMostCtasPerSmInClusters = 0.75, kMostWavesOf64RowTiles = 1.5;
+  const bool sixteen_bit = p.a_type == DType::BF16 || p.a_type == DType::F16;
+  if (p.batch != 1 || !sixteen_bit || p.m < kFewestRows || p.m > kMostRows ||
+      p.n < kFewestColumns || p.n > kMostColumns || p.k < kShortestK || p.k > kLongestK) {
+    return WgmmaShortSecondRow::NotChosen;
+  }
+  const auto tiles = [&](std::int64_t rows, std::int64_t columns) {
+    return ((p.m + rows - 1) / rows) * ((p.n + columns - 1) / columns);
+  };
+  const double sms = double(dev.sm_count);
+  if (double(4 * tiles(128, 4 * 128)) <= kMostCtasPerSmInClusters * sms) return WgmmaShortSecondRow::ClusterOfFour128;
+  if (a_columns_on_sectors(p) && double(tiles(64, 128)) <= kMostWavesOf64RowTiles * sms) {
+    return WgmmaShortSecondRow::SixtyFourRows;
+  }
+  return p.k >= kShortestKOneRow ? WgmmaShortSecondRow::OneRowOf192 : WgmmaShortSecondRow::NotChosen;
+}
+
 template <TilemmWgmmaConfig kCfg, bool kRepack, bool kTransposeOnly>
 std::string wgmma_name() {
   return std::string("wgmma.") + MmaInputTraits<kCfg.input>::kName + "." + std::to_string(kCfg.bm) + "x" +
@@ -1530,6 +1578,18 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // few-row product of its transpose, and is scored on that.
     const GemmProblem p = kCfg.swap_ab ? skinny_orientation(caller) : caller;
     if (kRepack && repacking_stands_aside(p, kCfg.element_bytes(), dev)) return kNotChosen;
+    // 129-176 rows (wgmma_short_second_row_of_tiles): the tile it names takes the product, above
+    // every other entry's score there (at most ~2400).
+    if constexpr (!kRepack && kCfg.bm >= 64) {
+      constexpr double kTakes = 2465.0;
+      constexpr bool kAlone = kCfg.cluster_size() == 1 && !kCfg.pingpong && !kCfg.split_k && !kCfg.stream_k;
+      constexpr WgmmaShortSecondRow mine =
+          kCfg.bm == 128 && kCfg.cluster_n == 4                     ? WgmmaShortSecondRow::ClusterOfFour128
+          : kCfg.bm == 64 && kCfg.bn == 128 && kCfg.tma_store && kAlone ? WgmmaShortSecondRow::SixtyFourRows
+          : kCfg.bm == 192 && !kCfg.stream_k && !kCfg.split_k       ? WgmmaShortSecondRow::OneRowOf192
+                                                                    : WgmmaShortSecondRow::NotChosen;
+      if (mine != WgmmaShortSecondRow::NotChosen && wgmma_short_second_row_of_tiles(p, dev) == mine) return kTakes;
+    }
     // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
     // rules (2450-2460); where they only replace the 64 x 64 ping-pong tile, scored below as it.
     if constexpr (kCfg.bm == 32) {

@@ -1123,6 +1123,55 @@ TEST(Registry, AutoSharesAInClustersOfFourForFewRows) {
   EXPECT_EQ(batched(2, 24, 1024, Op::N).find(".c4."), std::string::npos);  // 16 tiles: not measured
 }
 
+TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
+  // 129-176 rows: the 128-row tiles' second row holds 1-48 rows (wgmma_short_second_row_of_tiles).
+  // H100, stop 67, us: auto's previous tile -> the one it takes now (cuBLAS), each pair in one
+  // interleaved run (docs/results/h100_short_second_row.txt, tables `call1` and `call2_*`).
+  using tilemm::Op;
+  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return typed_auto_choice(d, m, n, k, opa, opb);
+  };
+  const auto c4_128 = [](const std::string& d) { return "wgmma." + d + ".128x128x64.s6.persistent.c4.tmastore"; };
+  const auto tile64 = [](const std::string& d) { return "wgmma." + d + ".64x128x64.s8.persistent.tmastore"; };
+  const auto one_row_192 = [](const std::string& d) { return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore"; };
+  const std::string tile128 = "wgmma.bf16.128x128x64.s6.persistent.tmastore";
+  // The 128 x 128 tiles in clusters of four where they fit in one round (n = 6144).
+  EXPECT_EQ(choice("bf16", 136, 6144, 8192, Op::N, Op::N), c4_128("bf16"));   // 81.6 -> 52.8 (47.0)
+  EXPECT_EQ(choice("bf16", 176, 6144, 4096, Op::N, Op::N), c4_128("bf16"));   // 40.0 -> 31.8 (30.1)
+  EXPECT_EQ(choice("bf16", 160, 6144, 2048, Op::N, Op::T), c4_128("bf16"));   // 22.4 -> 21.0 (16.6)
+  EXPECT_EQ(choice("bf16", 176, 6144, 11008, Op::T, Op::T), c4_128("bf16"));  // 92.5 -> 82.9 (60.3)
+  EXPECT_EQ(choice("fp16", 136, 6144, 8192, Op::N, Op::T), c4_128("fp16"));   // 78.8 -> 63.4 (46.5)
+  // A's columns on sectors (m = 144-176 in NN and NT; TN, TT), 1.5 waves of 64 x 128 tiles.
+  EXPECT_EQ(choice("bf16", 144, 8192, 8192, Op::N, Op::N), tile64("bf16"));   // 80.9 -> 65.7 (58.2)
+  EXPECT_EQ(choice("bf16", 176, 8192, 4096, Op::N, Op::T), tile64("bf16"));   // 43.3 -> 37.3 (30.1)
+  EXPECT_EQ(choice("bf16", 160, 8192, 2048, Op::N, Op::N), tile64("bf16"));   // 24.0 -> 22.9 (20.2)
+  EXPECT_EQ(choice("bf16", 160, 8192, 4096, Op::T, Op::N), tile64("bf16"));   // 44.4 -> 35.7 (30.1)
+  EXPECT_EQ(choice("bf16", 160, 8192, 11008, Op::N, Op::N), tile64("bf16"));  // 106.0 -> 87.6 (76.9)
+  EXPECT_EQ(choice("fp16", 160, 8192, 4096, Op::N, Op::N), tile64("fp16"));   // 41.2 -> 36.4 (31.7)
+  // A off sectors (m = 136 in NN and NT), or two waves of 64 x 128 tiles (n = 11008), k >= 4096.
+  EXPECT_EQ(choice("bf16", 136, 8192, 8192, Op::N, Op::N), one_row_192("bf16"));     // 86.8 -> 75.2 (60.0)
+  EXPECT_EQ(choice("bf16", 136, 11008, 8192, Op::N, Op::T), one_row_192("bf16"));    // 103.2 -> 79.5 (66.9)
+  EXPECT_EQ(choice("bf16", 136, 11008, 11008, Op::T, Op::T), one_row_192("bf16"));   // 160.1 -> 102.7 (84.8)
+  EXPECT_EQ(choice("fp16", 160, 11008, 8192, Op::N, Op::T), one_row_192("fp16"));    // 94.4 -> 74.9 (65.8)
+  EXPECT_EQ(choice("bf16", 160, 11008, 4096, Op::N, Op::N), one_row_192("bf16"));    // 42.0 -> 44.2 (38.7), a loss
+  // Outside: k = 2048 where the 192-row tile would take it (it tied or lost), 184 and 192 rows,
+  // 4096 columns (the clusters of four ran 1.3x slower than the 64 x 128 tile auto keeps there),
+  // and what was not measured: more than 11008 columns, k past 11008, tf32, batches.
+  EXPECT_EQ(choice("bf16", 136, 8192, 2048, Op::N, Op::N), tile128);
+  EXPECT_EQ(choice("bf16", 184, 6144, 4096, Op::T, Op::T), tile128);  // 32.9 (c4 35.1)
+  EXPECT_EQ(choice("bf16", 192, 8192, 8192, Op::N, Op::N), tile128);
+  EXPECT_EQ(choice("bf16", 160, 4096, 4096, Op::N, Op::N), tile64("bf16"));  // 21.5 (c4 28.3)
+  EXPECT_EQ(choice("bf16", 160, 11008, 2048, Op::N, Op::T), tile64("bf16"));
+  EXPECT_NE(choice("bf16", 160, 8192, 14336, Op::N, Op::N), tile64("bf16"));
+  EXPECT_EQ(choice("tf32", 160, 6144, 4096, Op::T, Op::N).find(".c4."), std::string::npos);
+  tilemm::GemmProblem batched = typed_problem("bf16", 160, 6144, 4096, Op::N, Op::N);
+  batched.batch = 2;
+  batched.stride_a = 160 * 4096;
+  batched.stride_b = 4096 * 6144;
+  batched.stride_c = 160 * 6144;
+  EXPECT_NE(auto_choice(batched), c4_128("bf16"));
+}
+
 TEST(Registry, AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile) {
   // Measured on the H200 (docs/ladder.md, "Thirty-two rows on wgmma";
   // docs/results/h200_thirty_two_rows.txt, run 3: us, the new choice against main's in
@@ -1817,3 +1866,4 @@ TEST(Registry, AutoAlternatesWholeTilesWhereCooperativeTilesAreShort) {
 }
 
 }  // namespace
+
