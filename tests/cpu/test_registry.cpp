@@ -321,6 +321,17 @@ tilemm::GemmProblem typed_problem(const std::string& d, std::int64_t m, std::int
   return p;
 }
 
+// `count` products of typed_problem's shape, stored back to back (the strided-batched form).
+tilemm::GemmProblem batched_problem(const std::string& d, std::int64_t count, std::int64_t m, std::int64_t n,
+                                    std::int64_t k, tilemm::Op opa, tilemm::Op opb) {
+  tilemm::GemmProblem p = typed_problem(d, m, n, k, opa, opb);
+  p.batch = count;
+  p.stride_a = m * k;
+  p.stride_b = k * n;
+  p.stride_c = m * n;
+  return p;
+}
+
 tilemm::GemmProblem fp32_problem(std::int64_t m, std::int64_t n, std::int64_t k, tilemm::Op opa, tilemm::Op opb) {
   return typed_problem("fp32", m, n, k, opa, opb);
 }
@@ -775,10 +786,7 @@ TEST(Registry, AutoTakesTheAheadTileForTwoWavesWhereTheCopiesCostMore) {
   const std::string ahead = "mma_sync.bf16.64x64x32.w32x16.s5.ldg2.ahead";
   const std::string copied = "wgmma.bf16.64x128x64.s8.persistent.tmastore.repack";
   const auto batched = [](std::int64_t count, std::int64_t size) {
-    tilemm::GemmProblem p = typed_problem("bf16", size, size, size, Op::N, Op::N);
-    p.batch = count;
-    p.stride_a = p.stride_b = p.stride_c = size * size;
-    return auto_choice(p);
+    return auto_choice(batched_problem("bf16", count, size, size, size, Op::N, Op::N));
   };
   EXPECT_EQ(typed_auto_choice("bf16", 1004, 1004, 100, Op::T, Op::N), ahead);  // 9.3 against 11.3
   EXPECT_EQ(typed_auto_choice("bf16", 1004, 1004, 124, Op::N, Op::N), ahead);  // 10.6 against 11.0
@@ -792,10 +800,7 @@ TEST(Registry, AutoTakesTheAheadTileForTwoWavesWhereTheCopiesCostMore) {
   EXPECT_EQ(typed_auto_choice("bf16", 1004, 1004, 196, Op::N, Op::N), copied);
   EXPECT_EQ(batched(9, 255), copied);
   EXPECT_EQ(typed_auto_choice("bf16", 2044, 1004, 100, Op::N, Op::N), copied);
-  tilemm::GemmProblem tf32 = typed_problem("tf32", 127, 127, 127, Op::T, Op::N);
-  tf32.batch = 40;
-  tf32.stride_a = tf32.stride_b = tf32.stride_c = 127 * 127;
-  EXPECT_EQ(auto_choice(tf32).find(".ahead"), std::string::npos);
+  EXPECT_EQ(auto_choice(batched_problem("tf32", 40, 127, 127, 127, Op::T, Op::N)).find(".ahead"), std::string::npos);
 }
 
 TEST(Registry, AutoCutsLongKAcrossAClusterForFewTiles) {
@@ -1106,12 +1111,7 @@ TEST(Registry, AutoSharesAInClustersOfFourForFewRows) {
   // tile; four 40 x 2048 x 4096 NN 30.6 against 36.7. Not with 128 tiles (two 24 x 8192 x
   // 4096: 52.9 against 52.4 on the tile alone), nor where A lies on sectors (m = 48, TT).
   const auto batched = [](std::int64_t count, std::int64_t m, std::int64_t n, Op op) {
-    tilemm::GemmProblem p = typed_problem("bf16", m, n, 4096, op, op);
-    p.batch = count;
-    p.stride_a = m * 4096;
-    p.stride_b = 4096 * n;
-    p.stride_c = m * n;
-    return auto_choice(p);
+    return auto_choice(batched_problem("bf16", count, m, n, 4096, op, op));
   };
   EXPECT_EQ(batched(2, 24, 4096, Op::N), c4_64);
   EXPECT_EQ(batched(4, 40, 2048, Op::N), c4_64);
@@ -1164,12 +1164,7 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   EXPECT_EQ(choice("bf16", 160, 11008, 2048, Op::N, Op::T), tile64("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 14336, Op::N, Op::N), tile64("bf16"));
   EXPECT_EQ(choice("tf32", 160, 6144, 4096, Op::T, Op::N).find(".c4."), std::string::npos);
-  tilemm::GemmProblem batched = typed_problem("bf16", 160, 6144, 4096, Op::N, Op::N);
-  batched.batch = 2;
-  batched.stride_a = 160 * 4096;
-  batched.stride_b = 4096 * 6144;
-  batched.stride_c = 160 * 6144;
-  EXPECT_NE(auto_choice(batched), c4_128("bf16"));
+  EXPECT_NE(auto_choice(batched_problem("bf16", 2, 160, 6144, 4096, Op::N, Op::N)), c4_128("bf16"));
 }
 
 TEST(Registry, AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile) {
@@ -1208,12 +1203,8 @@ TEST(Registry, AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile) {
   EXPECT_EQ(choice("bf16", 24, 8192, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore");
   // 33 rows and more, and batched products, keep the 64-row tiles.
   EXPECT_EQ(choice("bf16", 40, 4096, 4096, Op::T, Op::T).find(".32x64x"), std::string::npos);
-  tilemm::GemmProblem two = typed_problem("bf16", 24, 4096, 4096, Op::N, Op::N);
-  two.batch = 2;
-  two.stride_a = 24 * 4096;
-  two.stride_b = 4096 * 4096;
-  two.stride_c = 24 * 4096;
-  EXPECT_EQ(auto_choice(two), "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore");
+  EXPECT_EQ(auto_choice(batched_problem("bf16", 2, 24, 4096, 4096, Op::N, Op::N)),
+            "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore");
 }
 
 TEST(Registry, AutoSwapsTheOperandsOfProductsWith17To32Columns) {
