@@ -1455,9 +1455,10 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 //   103.2 on the 128 x 192 tile. At k = 2048 it tied or lost, and auto's tile stays.
 // The moved choices ran 1.17x faster (0.96-1.56x); cuBLAS, on 160-row tiles in clusters
 // (nvjet ..._160x64_64x6_1x4, _160x128_64x5_1x4), stays 1.2x ahead. With 184 rows the
-// rule lost in TT (0.94x) and with 192 the tiles ran within 0.91-1.12x of auto's: it stops at
-// 176 rows, and at what was measured: 6144-11008 columns, k = 2048-11008, one product. fp16
-// TN and TT, not measured, run the same kernels as bf16 TN and TT.
+// rule lost in TT (0.94x), and with 192 (the second row half full) the three tiles ran 0.72-1.25x
+// auto's (0.95x in geometric mean): it stops at 176 rows, and at what was measured: 6144-11008
+// columns, k = 2048-11008, one product. fp16 TN and TT, not measured, run the same kernels as
+// bf16 TN and TT.
 enum class WgmmaShortSecondRow { NotChosen, ClusterOfFour128, SixtyFourRows, OneRowOf192 };
 
 inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p, const DeviceInfo& dev) {
