@@ -1475,7 +1475,8 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
     return ((p.m + rows - 1) / rows) * ((p.n + columns - 1) / columns);
   };
   const double sms = double(dev.sm_count);
-  if (double(4 * tiles(128, 4 * 128)) <= kMostCtasPerSmInClusters * sms) return WgmmaShortSecondRow::ClusterOfFour128;
+  const std::int64_t ctas_in_clusters_of_four = 4 * tiles(128, 4 * 128);  // tiles(...) counts the clusters
+  if (double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms) return WgmmaShortSecondRow::ClusterOfFour128;
   if (a_columns_on_sectors(p) && double(tiles(64, 128)) <= kMostWavesOf64RowTiles * sms) {
     return WgmmaShortSecondRow::SixtyFourRows;
   }
@@ -1581,15 +1582,18 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     if (kRepack && repacking_stands_aside(p, kCfg.element_bytes(), dev)) return kNotChosen;
     // 129-176 rows (wgmma_short_second_row_of_tiles): the tile it names takes the product, above
     // every other entry's score there (at most ~2400).
-    if constexpr (!kRepack && kCfg.bm >= 64) {
+    {
       constexpr double kTakes = 2465.0;
       constexpr bool kAlone = kCfg.cluster_size() == 1 && !kCfg.pingpong && !kCfg.split_k && !kCfg.stream_k;
       constexpr WgmmaShortSecondRow mine =
-          kCfg.bm == 128 && kCfg.cluster_n == 4                     ? WgmmaShortSecondRow::ClusterOfFour128
+          kRepack                                                   ? WgmmaShortSecondRow::NotChosen
+          : kCfg.bm == 128 && kCfg.cluster_n == 4                   ? WgmmaShortSecondRow::ClusterOfFour128
           : kCfg.bm == 64 && kCfg.bn == 128 && kCfg.tma_store && kAlone ? WgmmaShortSecondRow::SixtyFourRows
           : kCfg.bm == 192 && !kCfg.stream_k && !kCfg.split_k       ? WgmmaShortSecondRow::OneRowOf192
                                                                     : WgmmaShortSecondRow::NotChosen;
-      if (mine != WgmmaShortSecondRow::NotChosen && wgmma_short_second_row_of_tiles(p, dev) == mine) return kTakes;
+      if constexpr (mine != WgmmaShortSecondRow::NotChosen) {
+        if (wgmma_short_second_row_of_tiles(p, dev) == mine) return kTakes;
+      }
     }
     // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
     // rules (2450-2460); where they only replace the 64 x 64 ping-pong tile, scored below as it.

@@ -1128,9 +1128,7 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   // H100, stop 67, us: auto's previous tile -> the one it takes now (cuBLAS), each pair in one
   // interleaved run (docs/results/h100_short_second_row.txt, tables `call1` and `call2_*`).
   using tilemm::Op;
-  const auto choice = [](const std::string& d, std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
-    return typed_auto_choice(d, m, n, k, opa, opb);
-  };
+  const auto choice = typed_auto_choice;
   const auto c4_128 = [](const std::string& d) { return "wgmma." + d + ".128x128x64.s6.persistent.c4.tmastore"; };
   const auto tile64 = [](const std::string& d) { return "wgmma." + d + ".64x128x64.s8.persistent.tmastore"; };
   const auto one_row_192 = [](const std::string& d) { return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore"; };
