@@ -1090,13 +1090,20 @@ std::int64_t wgmma_k_blocks(std::int64_t k) {
 // kernel. A range is at least a quarter of a tile's k-blocks (and 4), so a tile collects
 // at most about five shares; when that leaves no more ranges than tiles, stream-K would
 // gain nothing and every tile runs whole.
+// With fewer tiles than clusters the ranges are all the work, and each tile is cut into the
+// same whole number of ranges (as many as fit in the clusters, at most four): ranges that
+// straddle two tiles ran slower than whole ones (see stream_k_efficiency).
 
 // The number of stream-K ranges for `tiles` tiles of `k_blocks` k-blocks on `clusters`
 // clusters, 0 when every tile runs whole.
 inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks) {
   if (tiles <= 0 || clusters <= 0) return 0;
-  const std::int64_t rest = tiles % clusters;
   const std::int64_t min_range = std::max<std::int64_t>(4, (k_blocks + 3) / 4);
+  if (tiles < clusters) {
+    const std::int64_t ranges_per_tile = std::min(clusters / tiles, k_blocks / min_range);
+    return ranges_per_tile > 1 ? ranges_per_tile * tiles : 0;
+  }
+  const std::int64_t rest = tiles % clusters;
   const std::int64_t ranges = std::min(clusters, rest * k_blocks / min_range);
   return ranges > rest ? ranges : 0;
 }
@@ -1122,9 +1129,9 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // with stream-K: the SMs that share a panel no longer ask L2 for it at the same k, so their
 // requests stop merging), so the ranges are charged as running at 0.65 of the whole tiles'
 // rate, plus 10 us and 0.15 of a tile.
-// Where there are fewer tiles than clusters the ranges are all the work. Where, besides, every
-// tile is cut into the same whole number of ranges (none straddles two tiles), none of that
-// holds: on an H100 (bf16 and fp16, 8 and 16 cluster tiles in 4 ranges each, k = 1000-11008,
+// Where there are fewer tiles than clusters the ranges are all the work, and every tile is cut
+// into the same whole number of ranges (stream_k_ranges; none straddles two tiles). There none
+// of that holds: on an H100 (bf16 and fp16, 8 and 16 cluster tiles in 4 ranges each, k = 1000-11008,
 // operands of 4-44 MB; docs/ladder.md, "Few tiles with long k") stream-K took the even split
 // at the whole tiles' rate plus 20-30 us at every k. About 8 us of that every entry pays (the
 // 64 x 128 cluster-along-m tile's time over k starts there), so these ranges are charged 17 us
@@ -1137,12 +1144,16 @@ inline std::int64_t stream_k_ranges(std::int64_t tiles, std::int64_t clusters, s
 // NN 1000 x 1000 x 16384 63.6 against 102.2 us, tf32 TN 4096 x 256 x 14336 112.6 against 154.8
 // (H100; docs/ladder.md, "Whole ranges, not the L2, decide"). Range j of every tile starts at
 // the same k, so the SMs that share a panel still ask L2 for it together: presumably why.
-// Where ranges straddle tiles it lost, whatever the operands' size:
-// - bf16 TT 1000 x 1280 x 11008 (20 tiles in 66 ranges) 77.1 us against 60.0 for the staged
-//   128 x 128 tile, TN 768 x 1500 x 6000 (18 in 66) 45.2 against 37.6;
-// - bf16 14336 x 256 x 11008 (56 tiles in 66 ranges, 321 MB of operands) 148.6 us against 129.9
-//   whole, 512 x 3000 x 11008 (24 tiles in 66 ranges) 72.8 against 61.9 for the 128 x 128 tile.
-// There the charge above applies.
+// Until stop 68 such tiles were cut into one range per cluster, which straddled tiles where the
+// counts did not divide, and lost whatever the operands' size: bf16 TT 1000 x 1280 x 11008 (20
+// tiles in 66 ranges) 77.1 us against 60.0 for the staged 128 x 128 tile, 14336 x 256 x 11008
+// (56 in 66) 148.6 against 129.9 whole, 512 x 3000 x 11008 (24 in 66) 72.8 against 61.9. Cut
+// into whole ranges (20 tiles in 60; 56 tiles run whole; 24 in 48) the first ran 54.4 against
+// 58.0 on an H100, and the score, unchanged, moved 221 choices of a CPU grid (16-bit k >= 11008,
+// tf32 k >= 6000; 18-32 cluster tiles) from the 128 x 128 tile to stream-K: the 193 timed ran
+// 1.18x faster (1.05-1.73x), 0.94x -> 1.11x cuBLAS (docs/ladder.md, "Two whole ranges a tile").
+// Where tiles outnumber clusters the last wave's ranges may still straddle, and the charge above
+// applies.
 inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std::int64_t k_blocks,
                                   double tile_seconds) {
   const double whole = wave_efficiency(tiles, clusters);
@@ -1151,7 +1162,7 @@ inline double stream_k_efficiency(std::int64_t tiles, std::int64_t clusters, std
   if (ranges == 0 || whole >= kWorthIt) return 0.99 * whole;
   const double waves = double(tiles) / double(clusters);
   constexpr double kAllRangesSeconds = 17e-6;
-  const bool whole_ranges_per_tile = tiles < clusters && ranges % tiles == 0;
+  const bool whole_ranges_per_tile = tiles < clusters;  // stream_k_ranges cuts them so
   if (whole_ranges_per_tile && tile_seconds >= 6.0 * kAllRangesSeconds) {
     return waves / (double(tiles) / double(ranges) + kAllRangesSeconds / tile_seconds);
   }
@@ -1531,7 +1542,9 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                               "transposed)"
                             : "") +
               (kCfg.split_k ? ", k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
-              (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters" : "") +
+              (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters (fewer tiles "
+                              "than clusters: each tile cut into the same number of ranges)"
+                            : "") +
               (kTransposeOnly ? "; the operand that is not K-major is first transposed into an aligned workspace"
                : kRepack      ? "; operands the TMA cannot read are first repacked into an aligned workspace"
                               : "");

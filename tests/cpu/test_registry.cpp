@@ -1379,18 +1379,30 @@ TEST(Registry, AutoSplitsKOverFewTilesCutIntoWholeRanges) {
       {"bf16", 1000, 1000, 16384, Op::N, Op::N, streamk},
       // tf32, 238 MiB: 112.6 against 154.8 for the 64 x 128 tile on an H100.
       {"tf32", 4096, 256, 14336, Op::T, Op::N, "256x128x32.s4.persistent.c2.tmastore.streamk"},
-      // Not where ranges straddle tiles (66 ranges over 20 tiles): 77.1 against 60.0 for the
-      // staged 128 x 128 tile on an H100.
-      {"bf16", 1000, 1280, 11008, Op::T, Op::T, "128x128x64.s6.persistent.tmastore"},
+      // Until stop 68 these 20 tiles were cut into 66 ranges, which straddled them: 77.1 against
+      // 60.0 for the staged 128 x 128 tile on an H100. Cut into 60 whole ranges: 54.4 against 58.0.
+      {"bf16", 1000, 1280, 11008, Op::T, Op::T, streamk},
       // Not at shorter k, where the 17 us decides less than the other scores' errors: NT 1000
       // x 1024 x 8192 ran 42.6 against 39.5 for the 64 x 128 tile on an H200 (1.15x faster on
       // an H100), and 1000 x 1000 x 3000 24.9 against 37.7 in clusters along m (H100).
       {"bf16", 1000, 1024, 8192, Op::N, Op::T, "64x128x64.s8.persistent.tmastore"},
       {"bf16", 1000, 1000, 3000, Op::N, Op::T, "64x128x64.s8.persistent.c2m.tmastore"},
   });
-  // Nor where 56 tiles are cut into 66 ranges, which straddle them: 148.6 against 129.9 for
-  // the whole tiles.
+  // Nor where 56 tiles make one range each (stream-K then runs whole tiles; cut into 66 ranges
+  // that straddled them until stop 68: 148.6 against 129.9).
   EXPECT_NE(auto_choice(typed_problem("bf16", 14336, 256, 11008)), "wgmma.bf16." + std::string(streamk));
+  // Stop 68 (docs/results/h100_two_whole_ranges.txt, H100, us): 18-32 cluster tiles cut into 2-3
+  // whole ranges each, where the staged 128 x 128 tile was auto's.
+  expect_layout_choices({
+      {"bf16", 1280, 1000, 14336, Op::N, Op::T, streamk},  // 98.5 -> 66.1 (cuBLAS 68.6)
+      {"bf16", 1024, 1280, 16384, Op::N, Op::N, streamk},  // 83.0 -> 71.5 (61.8)
+      {"fp16", 768, 1500, 14336, Op::T, Op::N, streamk},   // 73.6 -> 64.2 (76.8)
+      {"tf32", 1536, 768, 11008, Op::T, Op::N, "256x128x32.s4.persistent.c2.tmastore.streamk"},  // 108.1 -> 87.8 (92.8)
+      {"tf32", 1280, 1024, 6000, Op::T, Op::N, "256x128x32.s4.persistent.c2.tmastore.streamk"},  // 63.3 -> 59.7 (82.5)
+      // Where whole ranges still lost, the 128 x 128 tile stays: 59.3 (stream-K 69.2, cuBLAS 50.2).
+      {"bf16", 512, 3000, 11008, Op::N, Op::N, "128x128x64.s6.persistent.tmastore"},
+      {"bf16", 2000, 1000, 14336, Op::T, Op::N, "128x128x64.s6.persistent.tmastore"},  // 79.1 (stream-K 89.2)
+  });
 }
 
 TEST(Registry, AutoChargesSplitKsPassByItsTime) {
