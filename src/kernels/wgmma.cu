@@ -52,8 +52,10 @@
 //     256 x 128 tiles leave the last a quarter empty (bf16 6000 x 1000 x 5000, 3000 x 1000 x k);
 //     5 stages, which fit beside one staging box per consumer warpgroup instead of two.
 //   - `.streamk`: whole waves of tiles stay whole; the k-blocks of the tiles left over are
-//     cut into one even range per cluster, and the shares of split tiles are summed by
-//     whichever CTA arrives last (wgmma_stream_k_fixup).
+//     cut into one even range per cluster (with fewer tiles than clusters, every tile into
+//     the same whole number of ranges), and the shares of split tiles are summed by
+//     whichever CTA arrives last (wgmma_stream_k_fixup). 256 x 128 tiles in clusters of two,
+//     and 192 x 128 ones for products of 129-192 rows (one row of tiles).
 //   - A grid that covers nearly every SM, or one that follows its own operand copies
 //     (`.repack`, `.transpose`), is launched as a programmatic dependent: its CTAs start,
 //     set up their barriers and prefetch the tensor maps while the previous kernel in the
@@ -1470,21 +1472,37 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // auto's (0.95x in geometric mean): it stops at 176 rows, and at what was measured: 6144-11008
 // columns, k = 2048-11008, one product. fp16 TN and TT, not measured, run the same kernels as
 // bf16 TN and TT.
-enum class WgmmaShortSecondRow { NotChosen, ClusterOfFour128, SixtyFourRows, OneRowOf192 };
+// Since stop 68, with k = 8192-11008 and up to 192 rows, the 192 x 128 cluster tile with
+// stream-K (`.streamk`) comes first wherever its one row of cluster tiles is cut into exactly two
+// whole ranges a tile (23-33 cluster tiles on 66 clusters: n = 5633-8448 on 132 SMs), so the
+// product runs on twice the SMs with B still read once. On an H100 (docs/ladder.md, "Two whole
+// ranges a tile"; bf16 and fp16, all four layouts, m = 136-192, n = 6144-8192) the 240 choices
+// this moved ran 1.20x faster (1.00-1.59x), 0.76x -> 0.91x cuBLAS: 1.09x over the tiles above
+// at 129-176 rows and k = 8192, 1.17x at k = 11008, 1.15-1.46x over the 128 x 128 tile auto keeps
+// at 184 and 192 rows (bf16 184 x 8192 x 11008 TT 106.4 -> 77.1 us, cuBLAS 68.0). At n = 6000
+// (below the bounds above) it ran 1.10-1.35x faster than every other tile. Not elsewhere: with
+// three ranges a tile (n = 4608-5632) it ran 0.78-1.26x the fastest other tile (0.90x at k =
+// 8192), at k = 4096 0.87-1.08x, and with one range a tile (n = 11008) it is the plain tile.
+enum class WgmmaShortSecondRow { NotChosen, ClusterOfFour128, SixtyFourRows, OneRowOf192, OneRowOf192StreamK };
 
 inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p, const DeviceInfo& dev) {
-  constexpr std::int64_t kFewestRows = 129, kMostRows = 176;
-  constexpr std::int64_t kShortestK = 2048, kShortestKOneRow = 4096, kLongestK = 11008;
+  constexpr std::int64_t kFewestRows = 129, kMostRows = 176, kMostRowsStreamK = 192;
+  constexpr std::int64_t kShortestK = 2048, kShortestKOneRow = 4096, kShortestKStreamK = 8192, kLongestK = 11008;
   constexpr std::int64_t kFewestColumns = 6144, kMostColumns = 11008;
   constexpr double kMostCtasPerSmInClusters = 0.75, kMostWavesOf64RowTiles = 1.5;
   const bool sixteen_bit = p.a_type == DType::BF16 || p.a_type == DType::F16;
-  if (p.batch != 1 || !sixteen_bit || p.m < kFewestRows || p.m > kMostRows ||
-      p.n < kFewestColumns || p.n > kMostColumns || p.k < kShortestK || p.k > kLongestK) {
+  if (p.batch != 1 || !sixteen_bit || p.m < kFewestRows || p.m > kMostRowsStreamK || p.k < kShortestK ||
+      p.k > kLongestK) {
     return WgmmaShortSecondRow::NotChosen;
   }
   const auto tiles = [&](std::int64_t rows, std::int64_t columns) {
     return ((p.m + rows - 1) / rows) * ((p.n + columns - 1) / columns);
   };
+  // How many whole ranges stream_k_ranges cuts each of the 192 x 256 cluster tiles into.
+  constexpr std::int64_t kClusterOfTwo = 2, kRangesPerTile = 2;
+  const std::int64_t ranges_per_tile = (dev.sm_count / kClusterOfTwo) / tiles(192, kClusterOfTwo * 128);
+  if (p.k >= kShortestKStreamK && ranges_per_tile == kRangesPerTile) return WgmmaShortSecondRow::OneRowOf192StreamK;
+  if (p.m > kMostRows || p.n < kFewestColumns || p.n > kMostColumns) return WgmmaShortSecondRow::NotChosen;
   const double sms = double(dev.sm_count);
   const std::int64_t ctas_in_clusters_of_four = 4 * tiles(128, 4 * 128);  // tiles(...) counts the clusters
   if (double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms) return WgmmaShortSecondRow::ClusterOfFour128;
@@ -1603,9 +1621,12 @@ KernelEntry make_wgmma_entry(double relative_speed) {
           : kCfg.bm == 128 && kCfg.cluster_n == 4                   ? WgmmaShortSecondRow::ClusterOfFour128
           : kCfg.bm == 64 && kCfg.bn == 128 && kCfg.tma_store && kAlone ? WgmmaShortSecondRow::SixtyFourRows
           : kCfg.bm == 192 && !kCfg.stream_k && !kCfg.split_k       ? WgmmaShortSecondRow::OneRowOf192
+          : kCfg.bm == 192 && kCfg.stream_k                          ? WgmmaShortSecondRow::OneRowOf192StreamK
                                                                     : WgmmaShortSecondRow::NotChosen;
       if constexpr (mine != WgmmaShortSecondRow::NotChosen) {
         if (wgmma_short_second_row_of_tiles(p, dev) == mine) return kTakes;
+        // The 192-row stream-K tile serves only the products this rule gives it.
+        if constexpr (mine == WgmmaShortSecondRow::OneRowOf192StreamK) return kNotChosen;
       }
     }
     // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
@@ -2070,6 +2091,11 @@ struct WgmmaConfigTable {
   // The last step: configs[4] with stream-K for the last wave.
   static constexpr TilemmWgmmaConfig stream_k = {kIn, 256, 128, 4, true, 2, true, false, true};
   static constexpr double stream_k_relative_speed = 1.0;
+  // The 192 x 128 cluster tile (configs[11]) with stream-K, for 16-bit products of 129-192 rows
+  // whose one row of cluster tiles fills at most half the clusters (wgmma_short_second_row_of_tiles
+  // gives it those products and no others; its speed there is configs[11]'s).
+  static constexpr TilemmWgmmaConfig one_row_stream_k = {kIn, 192, 128, 5, true, 2, true, false, true, false, 1, 1};
+  static constexpr double one_row_stream_k_relative_speed = 0.95;
 };
 
 // Registers every configuration for bf16, fp16 and tf32 in ladder order: the one-block-
@@ -2091,6 +2117,14 @@ void add_wgmma_repacking(Registry& r) {
 template <TilemmMmaInput... kIns>
 void add_wgmma_stream_k(Registry& r) {
   (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::stream_k, false>(WgmmaConfigTable<kIns>::stream_k_relative_speed)),
+   ...);
+}
+
+// 16-bit only: the rule that gives it products measured 16-bit ones.
+template <TilemmMmaInput... kIns>
+void add_wgmma_one_row_stream_k(Registry& r) {
+  (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::one_row_stream_k, false>(
+       WgmmaConfigTable<kIns>::one_row_stream_k_relative_speed)),
    ...);
 }
 
@@ -2138,6 +2172,7 @@ void add_wgmma_configs(Registry& r) {
   add_wgmma_few_row_repacking<kTf32>(r);
   add_wgmma_tf32_transposing(r);
   add_wgmma_stream_k<kBf16, kF16, kTf32>(r);
+  add_wgmma_one_row_stream_k<kBf16, kF16>(r);
 }
 
 }  // namespace tilemm::kernels

@@ -1133,21 +1133,21 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   const auto tile64 = [](const std::string& d) { return "wgmma." + d + ".64x128x64.s8.persistent.tmastore"; };
   const auto one_row_192 = [](const std::string& d) { return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore"; };
   const std::string tile128 = "wgmma.bf16.128x128x64.s6.persistent.tmastore";
+  // Since stop 68 products with k = 8192-11008 and 5633-8448 columns go to the 192-row stream-K
+  // tile (AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges); the stop-67 cases below have shorter k
+  // or more columns.
   // The 128 x 128 tiles in clusters of four where they fit in one round (n = 6144).
-  EXPECT_EQ(choice("bf16", 136, 6144, 8192, Op::N, Op::N), c4_128("bf16"));   // 81.6 -> 52.8 (47.0)
   EXPECT_EQ(choice("bf16", 176, 6144, 4096, Op::N, Op::N), c4_128("bf16"));   // 40.0 -> 31.8 (30.1)
   EXPECT_EQ(choice("bf16", 160, 6144, 2048, Op::N, Op::T), c4_128("bf16"));   // 22.4 -> 21.0 (16.6)
-  EXPECT_EQ(choice("bf16", 176, 6144, 11008, Op::T, Op::T), c4_128("bf16"));  // 92.5 -> 82.9 (60.3)
-  EXPECT_EQ(choice("fp16", 136, 6144, 8192, Op::N, Op::T), c4_128("fp16"));   // 78.8 -> 63.4 (46.5)
+  EXPECT_EQ(choice("bf16", 136, 6144, 4096, Op::T, Op::T), c4_128("bf16"));
+  EXPECT_EQ(choice("fp16", 136, 6144, 4096, Op::N, Op::T), c4_128("fp16"));
   // A's columns on sectors (m = 144-176 in NN and NT; TN, TT), 1.5 waves of 64 x 128 tiles.
-  EXPECT_EQ(choice("bf16", 144, 8192, 8192, Op::N, Op::N), tile64("bf16"));   // 80.9 -> 65.7 (58.2)
   EXPECT_EQ(choice("bf16", 176, 8192, 4096, Op::N, Op::T), tile64("bf16"));   // 43.3 -> 37.3 (30.1)
   EXPECT_EQ(choice("bf16", 160, 8192, 2048, Op::N, Op::N), tile64("bf16"));   // 24.0 -> 22.9 (20.2)
   EXPECT_EQ(choice("bf16", 160, 8192, 4096, Op::T, Op::N), tile64("bf16"));   // 44.4 -> 35.7 (30.1)
-  EXPECT_EQ(choice("bf16", 160, 8192, 11008, Op::N, Op::N), tile64("bf16"));  // 106.0 -> 87.6 (76.9)
   EXPECT_EQ(choice("fp16", 160, 8192, 4096, Op::N, Op::N), tile64("fp16"));   // 41.2 -> 36.4 (31.7)
   // A off sectors (m = 136 in NN and NT), or two waves of 64 x 128 tiles (n = 11008), k >= 4096.
-  EXPECT_EQ(choice("bf16", 136, 8192, 8192, Op::N, Op::N), one_row_192("bf16"));     // 86.8 -> 75.2 (60.0)
+  EXPECT_EQ(choice("bf16", 136, 8192, 4096, Op::N, Op::N), one_row_192("bf16"));     // 46.6 -> 42.6 (33.5)
   EXPECT_EQ(choice("bf16", 136, 11008, 8192, Op::N, Op::T), one_row_192("bf16"));    // 103.2 -> 79.5 (66.9)
   EXPECT_EQ(choice("bf16", 136, 11008, 11008, Op::T, Op::T), one_row_192("bf16"));   // 160.1 -> 102.7 (84.8)
   EXPECT_EQ(choice("fp16", 160, 11008, 8192, Op::N, Op::T), one_row_192("fp16"));    // 94.4 -> 74.9 (65.8)
@@ -1157,12 +1157,49 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   // and what was not measured: more than 11008 columns, k past 11008, tf32, batches.
   EXPECT_EQ(choice("bf16", 136, 8192, 2048, Op::N, Op::N), tile128);
   EXPECT_EQ(choice("bf16", 184, 6144, 4096, Op::T, Op::T), tile128);  // 32.9 (c4 35.1)
-  EXPECT_EQ(choice("bf16", 192, 8192, 8192, Op::N, Op::N), tile128);
+  EXPECT_EQ(choice("bf16", 192, 8192, 4096, Op::N, Op::N), tile128);
   EXPECT_EQ(choice("bf16", 160, 4096, 4096, Op::N, Op::N), tile64("bf16"));  // 21.5 (c4 28.3)
   EXPECT_EQ(choice("bf16", 160, 11008, 2048, Op::N, Op::T), tile64("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 14336, Op::N, Op::N), tile64("bf16"));
   EXPECT_EQ(choice("tf32", 160, 6144, 4096, Op::T, Op::N).find(".c4."), std::string::npos);
   EXPECT_NE(auto_choice(batched_problem("bf16", 2, 160, 6144, 4096, Op::N, Op::N)), c4_128("bf16"));
+}
+
+TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
+  // 129-192 rows with k = 8192-11008, where the 192 x 256 cluster tiles (one row) are cut into
+  // exactly two whole ranges a tile by stream-K (23-33 tiles on 66 clusters: 5633-8448 columns),
+  // wgmma_short_second_row_of_tiles. H100, stop 68, us: auto's previous tile -> the 192-row
+  // stream-K tile (cuBLAS), in one interleaved run (docs/results/h100_two_whole_ranges.txt).
+  using tilemm::Op;
+  const auto choice = typed_auto_choice;
+  const auto streamk = [](const std::string& d) {
+    return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore.streamk";
+  };
+  EXPECT_EQ(choice("bf16", 136, 6144, 8192, Op::N, Op::N), streamk("bf16"));    // c4: 55.0 -> 51.2 (47.7)
+  EXPECT_EQ(choice("bf16", 136, 8192, 8192, Op::N, Op::N), streamk("bf16"));    // 192 x 128: 66.3 -> 60.7 (63.4)
+  EXPECT_EQ(choice("bf16", 176, 8192, 8192, Op::N, Op::N), streamk("bf16"));    // 64 x 128: 64.2 -> 61.4 (55.7)
+  EXPECT_EQ(choice("bf16", 160, 8192, 11008, Op::N, Op::N), streamk("bf16"));   // 64 x 128: 86.7 -> 75.7 (76.3)
+  EXPECT_EQ(choice("bf16", 160, 7168, 11008, Op::T, Op::N), streamk("bf16"));   // 64 x 128: 80.8 -> 69.1 (66.0)
+  EXPECT_EQ(choice("fp16", 136, 6144, 8192, Op::N, Op::T), streamk("fp16"));    // c4: 57.1 -> 53.1 (46.2)
+  EXPECT_EQ(choice("fp16", 176, 8192, 8192, Op::N, Op::T), streamk("fp16"));    // 64 x 128: 65.0 -> 61.2 (54.8)
+  // 184 and 192 rows, where the 128 x 128 tile stayed.
+  EXPECT_EQ(choice("bf16", 184, 8192, 11008, Op::T, Op::T), streamk("bf16"));   // 106.4 -> 77.1 (68.0)
+  EXPECT_EQ(choice("bf16", 192, 8192, 8192, Op::N, Op::N), streamk("bf16"));    // 67.2 -> 61.1 (54.9)
+  EXPECT_EQ(choice("bf16", 192, 6144, 11008, Op::T, Op::N), streamk("bf16"));   // 88.4 -> 63.5 (62.0)
+  // 6000 columns (24 tiles), below the stop-67 rule's 6144: 72.1 -> 51.9 (44.2), 103.9 -> 63.7 (83.0).
+  EXPECT_EQ(choice("bf16", 160, 6000, 8192, Op::N, Op::N), streamk("bf16"));
+  EXPECT_EQ(choice("bf16", 136, 6000, 11008, Op::N, Op::N), streamk("bf16"));
+  // Not with three ranges a tile (22 tiles: 5632 columns), where the 64 x 128 tile ran 44.0
+  // against 49.7; one range a tile (11008 columns: no stream-K); k = 4096 (0.87-1.08x); nor
+  // what was not measured: 200 rows, k past 11008, tf32, batches.
+  const std::string tile64 = "wgmma.bf16.64x128x64.s8.persistent.tmastore";
+  EXPECT_EQ(choice("bf16", 160, 5632, 8192, Op::N, Op::N), tile64);
+  EXPECT_NE(choice("bf16", 160, 11008, 8192, Op::N, Op::N), streamk("bf16"));
+  EXPECT_NE(choice("bf16", 160, 8192, 4096, Op::N, Op::N), streamk("bf16"));
+  EXPECT_NE(choice("bf16", 200, 8192, 8192, Op::N, Op::N), streamk("bf16"));
+  EXPECT_NE(choice("bf16", 160, 8192, 14336, Op::N, Op::N), streamk("bf16"));
+  EXPECT_EQ(choice("tf32", 160, 8192, 8192, Op::T, Op::N).find(".streamk"), std::string::npos);
+  EXPECT_NE(auto_choice(batched_problem("bf16", 2, 160, 8192, 8192, Op::N, Op::N)), streamk("bf16"));
 }
 
 TEST(Registry, AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile) {
