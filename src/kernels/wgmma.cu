@@ -1884,10 +1884,22 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // than on the 192-row one, 128 x 11008 x 5000 TT (86 tiles) 1.07x. The 128 x 192 tile
     // (three consumers) pays the same: bf16 3000^3 (both operands off) ran 124.8 us against
     // 103.6 for the 256 x 128 cluster tile on an H100, 0.62 of its speed per tile slot.
+    // With long k and most SMs reading the room is gone too: on an H100 (stop 68, docs/ladder.md,
+    // "Two whole ranges a tile"; 16-bit, k = 11008 and 14336, 96-128 tiles of 128 x 128) each
+    // operand off sectors left the staged tile 0.53-0.80 of its speed in the same product's layout
+    // with that operand on them (bf16 2000 x 1000 x 14336: NT, B off, 145.1 us against 98.3 in NN;
+    // 1000 x 2048 x 14336 NN, A off, 132.9 against 79.2 in TN), where the 256 x 128 stream-K entry,
+    // two whole ranges a tile, ran 91-94 us in every layout. Charged x0.8 there too, the 118 choices this moved on CPU grids (k = 11008-16384,
+    // 88-128 tiles) ran 1.31x faster (1.00-1.66x). With 72 tiles (384 x 3000, 3000 x 384) the 16
+    // moved ran 0.87x (0.70-1.05x): from two thirds of the SMs, and 16-bit k = 11008 (tf32, whose
+    // k-blocks are half as long, was not measured).
     if constexpr (kCfg.cluster_size() == 1 && kCfg.bm == 128 && (kCfg.bn == 128 || kCfg.bn == 192) &&
                   !kCfg.pingpong && !kCfg.split_k && !kRepack) {
       constexpr double kPerOperandOffSectors = 0.8;
-      if (tiles > dev.sm_count) speed *= off_sectors_factor(kPerOperandOffSectors);
+      constexpr std::int64_t kLongK16Bit = 11008;
+      const bool long_k_on_most_sms =
+          kCfg.input != TilemmMmaInput::TF32 && p.k >= kLongK16Bit && 3 * tiles >= 2 * dev.sm_count;
+      if (tiles > dev.sm_count || long_k_on_most_sms) speed *= off_sectors_factor(kPerOperandOffSectors);
     }
     // The 64-row tiles without a cluster (64 x 128 with and without split-K, and 64 x 64
     // ping-pong) pay more, however few their tiles: a 64-row box row of A is a single 128-byte

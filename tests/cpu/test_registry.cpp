@@ -1442,6 +1442,30 @@ TEST(Registry, AutoSplitsKOverFewTilesCutIntoWholeRanges) {
   });
 }
 
+TEST(Registry, AutoChargesOperandsOffSectorsOnThe128ColumnTilesAtLongK) {
+  // 16-bit, k >= 11008, 88-128 tiles of 128 x 128: each operand whose columns are off 32-byte
+  // sectors costs the staged 128 x 128 (and 128 x 192) tile x0.8, as past one wave. H100, stop 68,
+  // us, the tile auto took before -> the one it takes now (cuBLAS), in one interleaved run
+  // (docs/results/h100_two_whole_ranges.txt, call 6).
+  using tilemm::Op;
+  const char* streamk = "256x128x64.s4.persistent.c2.tmastore.streamk";
+  expect_layout_choices({
+      {"bf16", 2000, 1000, 14336, Op::N, Op::T, streamk},  // 148.0 -> 91.1 (101.1): A on sectors, B off
+      {"bf16", 1000, 2048, 11008, Op::N, Op::N, streamk},  // 107.5 -> 74.0 (76.6): A off
+      {"bf16", 512, 3000, 14336, Op::T, Op::T, streamk},   // 109.2 -> 84.7 (99.8): B off, 96 tiles
+      {"bf16", 1300, 1000, 11008, Op::T, Op::T, streamk},  // 89.9 -> 72.3 (137.5): 88 tiles
+      {"fp16", 2048, 1000, 14336, Op::T, Op::T, streamk},  // 144.6 -> 93.8 (95.8)
+      // From the 128 x 192 tile: 154.9 -> 115.5 (113.3), 86.2 -> 86.1 (84.3).
+      {"bf16", 1000, 3000, 11008, Op::N, Op::T, "256x128x64.s4.persistent.c2.tmastore"},
+      {"bf16", 3000, 768, 11008, Op::N, Op::N, "192x128x64.s5.persistent.c2.tmastore"},
+      // Not with 72 tiles, where the 16 such moves ran 0.87x: 59.2 against 84.5 on stream-K.
+      {"bf16", 384, 3000, 11008, Op::N, Op::T, "128x128x64.s6.persistent.tmastore"},
+      // Nor with both operands on sectors, nor below k = 11008 (not measured).
+      {"bf16", 1000, 2048, 14336, Op::T, Op::T, "128x128x64.s6.persistent.tmastore"},  // 80.3 (cuBLAS 77.5)
+  });
+  EXPECT_EQ(auto_choice(typed_problem("bf16", 2000, 1000, 8192, Op::N, Op::T)).find(".streamk"), std::string::npos);
+}
+
 TEST(Registry, AutoChargesSplitKsPassByItsTime) {
   // Split-K is scored by time: its k-loop at the 64 x 64 ping-pong tile's rate plus a
   // partial-sum pass that does not grow with k (docs/ladder.md, "Split-K's pass is a fixed
