@@ -1560,8 +1560,8 @@ KernelEntry make_wgmma_entry(double relative_speed) {
                               "transposed)"
                             : "") +
               (kCfg.split_k ? ", k split over the SMs when tiles are few (fp32 workspace, ordered sum)" : "") +
-              (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters (fewer tiles "
-                              "than clusters: each tile cut into the same number of ranges)"
+              (kCfg.stream_k ? ", stream-K: the last partial wave's k-blocks shared evenly by all clusters "
+                              "(fewer tiles than clusters: each tile cut into the same number of ranges)"
                             : "") +
               (kTransposeOnly ? "; the operand that is not K-major is first transposed into an aligned workspace"
                : kRepack      ? "; operands the TMA cannot read are first repacked into an aligned workspace"
@@ -1889,10 +1889,10 @@ KernelEntry make_wgmma_entry(double relative_speed) {
     // operand off sectors left the staged tile 0.53-0.80 of its speed in the same product's layout
     // with that operand on them (bf16 2000 x 1000 x 14336: NT, B off, 145.1 us against 98.3 in NN;
     // 1000 x 2048 x 14336 NN, A off, 132.9 against 79.2 in TN), where the 256 x 128 stream-K entry,
-    // two whole ranges a tile, ran 91-94 us in every layout. Charged x0.8 there too, the 118 choices this moved on CPU grids (k = 11008-16384,
-    // 88-128 tiles) ran 1.31x faster (1.00-1.66x). With 72 tiles (384 x 3000, 3000 x 384) the 16
-    // moved ran 0.87x (0.70-1.05x): from two thirds of the SMs, and 16-bit k = 11008 (tf32, whose
-    // k-blocks are half as long, was not measured).
+    // two whole ranges a tile, ran 91-94 us in every layout. Charged x0.8 there too, the 118
+    // choices this moved on CPU grids (k = 11008-16384, 88-128 tiles) ran 1.31x faster (1.00-1.66x).
+    // With 72 tiles (384 x 3000, 3000 x 384) the 16 moved ran 0.87x (0.70-1.05x): from two thirds
+    // of the SMs, and 16-bit k = 11008 (tf32, whose k-blocks are half as long, was not measured).
     if constexpr (kCfg.cluster_size() == 1 && kCfg.bm == 128 && (kCfg.bn == 128 || kCfg.bn == 192) &&
                   !kCfg.pingpong && !kCfg.split_k && !kRepack) {
       constexpr double kPerOperandOffSectors = 0.8;
@@ -2104,8 +2104,8 @@ struct WgmmaConfigTable {
   static constexpr TilemmWgmmaConfig stream_k = {kIn, 256, 128, 4, true, 2, true, false, true};
   static constexpr double stream_k_relative_speed = 1.0;
   // The 192 x 128 cluster tile (configs[11]) with stream-K, for 16-bit products of 129-192 rows
-  // whose one row of cluster tiles fills at most half the clusters (wgmma_short_second_row_of_tiles
-  // gives it those products and no others; its speed there is configs[11]'s).
+  // whose one row of cluster tiles is cut into two whole ranges a tile (wgmma_short_second_row_of_tiles
+  // gives it those products and no others; its speed is configs[11]'s).
   static constexpr TilemmWgmmaConfig one_row_stream_k = {kIn, 192, 128, 5, true, 2, true, false, true, false, 1, 1};
   static constexpr double one_row_stream_k_relative_speed = 0.95;
 };
