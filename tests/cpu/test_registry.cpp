@@ -1141,6 +1141,10 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   EXPECT_EQ(choice("bf16", 160, 6144, 2048, Op::N, Op::T), c4_128("bf16"));   // 22.4 -> 21.0 (16.6)
   EXPECT_EQ(choice("bf16", 136, 6144, 4096, Op::T, Op::T), c4_128("bf16"));
   EXPECT_EQ(choice("fp16", 136, 6144, 4096, Op::N, Op::T), c4_128("fp16"));
+  // Since stop 68 from 5633 columns, where the 128 x 128 tile was auto's (H100, stop 68, calls 8 and 9).
+  EXPECT_EQ(choice("bf16", 136, 6000, 4096, Op::N, Op::N), c4_128("bf16"));  // 41.0 -> 30.5 (27.8)
+  EXPECT_EQ(choice("bf16", 160, 6000, 6144, Op::T, Op::T), c4_128("bf16"));  // 60.1 -> 48.6 (34.7)
+  EXPECT_NE(choice("bf16", 136, 5632, 4096, Op::N, Op::N), c4_128("bf16"));
   // A's columns on sectors (m = 144-176 in NN and NT; TN, TT), 1.5 waves of 64 x 128 tiles.
   EXPECT_EQ(choice("bf16", 176, 8192, 4096, Op::N, Op::T), tile64("bf16"));   // 43.3 -> 37.3 (30.1)
   EXPECT_EQ(choice("bf16", 160, 8192, 2048, Op::N, Op::N), tile64("bf16"));   // 24.0 -> 22.9 (20.2)
