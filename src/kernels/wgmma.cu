@@ -1502,10 +1502,15 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   const auto tiles = [&](std::int64_t rows, std::int64_t columns) {
     return ((p.m + rows - 1) / rows) * ((p.n + columns - 1) / columns);
   };
-  // How many whole ranges stream_k_ranges cuts each of the 192 x 256 cluster tiles into.
-  constexpr std::int64_t kClusterOfTwo = 2, kRangesPerTile = 2;
-  const std::int64_t ranges_per_tile = (dev.sm_count / kClusterOfTwo) / tiles(192, kClusterOfTwo * 128);
-  if (p.k >= kShortestKStreamK && ranges_per_tile == kRangesPerTile) return WgmmaShortSecondRow::OneRowOf192StreamK;
+  // The stream-K plan of the 192 x 128 entry (stream_k_ranges, as its launch asks): each 192 x 256
+  // cluster tile cut into exactly two ranges. 16-bit k-blocks: one 128-byte row of 64 elements.
+  constexpr std::int64_t kClusterOfTwo = 2, kRangesPerTile = 2, kKBlock = TilemmWgmmaConfig::kRowBytes / 2;
+  const std::int64_t cluster_tiles = tiles(192, kClusterOfTwo * 128);
+  const std::int64_t ranges =
+      stream_k_ranges(cluster_tiles, dev.sm_count / kClusterOfTwo, (p.k + kKBlock - 1) / kKBlock);
+  if (p.k >= kShortestKStreamK && ranges == kRangesPerTile * cluster_tiles) {
+    return WgmmaShortSecondRow::OneRowOf192StreamK;
+  }
   if (p.m > kMostRows || p.n < kFewestColumns || p.n > kMostColumns) return WgmmaShortSecondRow::NotChosen;
   const double sms = double(dev.sm_count);
   const std::int64_t ctas_in_clusters_of_four = 4 * tiles(128, 4 * 128);  // tiles(...) counts the clusters
@@ -2130,18 +2135,21 @@ void add_wgmma_repacking(Registry& r) {
    ...);
 }
 
+// The 192 x 128 stream-K entry: 16-bit inputs only (the rule that gives it products measured 16-bit ones).
+template <TilemmMmaInput kIn>
+void add_wgmma_one_row_stream_k(Registry& r) {
+  if constexpr (kIn != TilemmMmaInput::TF32) {
+    r.add(make_wgmma_entry<WgmmaConfigTable<kIn>::one_row_stream_k, false>(
+        WgmmaConfigTable<kIn>::one_row_stream_k_relative_speed));
+  }
+}
+
+// The 256 x 128 stream-K entry for every input, then the 192 x 128 one.
 template <TilemmMmaInput... kIns>
 void add_wgmma_stream_k(Registry& r) {
   (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::stream_k, false>(WgmmaConfigTable<kIns>::stream_k_relative_speed)),
    ...);
-}
-
-// 16-bit only: the rule that gives it products measured 16-bit ones.
-template <TilemmMmaInput... kIns>
-void add_wgmma_one_row_stream_k(Registry& r) {
-  (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::one_row_stream_k, false>(
-       WgmmaConfigTable<kIns>::one_row_stream_k_relative_speed)),
-   ...);
+  (add_wgmma_one_row_stream_k<kIns>(r), ...);
 }
 
 // The 64-row tiles auto runs few-row products on (64 x 128 staged and split-K, 64 x 64
@@ -2188,7 +2196,6 @@ void add_wgmma_configs(Registry& r) {
   add_wgmma_few_row_repacking<kTf32>(r);
   add_wgmma_tf32_transposing(r);
   add_wgmma_stream_k<kBf16, kF16, kTf32>(r);
-  add_wgmma_one_row_stream_k<kBf16, kF16>(r);
 }
 
 }  // namespace tilemm::kernels
