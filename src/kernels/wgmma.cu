@@ -1483,11 +1483,16 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // (below the bounds above) it ran 1.10-1.35x faster than every other tile. Not elsewhere: with
 // three ranges a tile (n = 4608-5632) it ran 0.78-1.26x the fastest other tile (0.90x at k =
 // 8192), at k = 4096 0.87-1.08x, and with one range a tile (n = 11008) it is the plain tile.
+// Since stop 69 from k = 6144: on an H100 (docs/ladder.md, "Two whole ranges a tile", its
+// paragraph "from k = 6144"; bf16 and fp16, all four layouts, m = 136-192, n = 6144-8448, k =
+// 6144 and 7000, and odd shapes in TN and TT) the 378 choices this moved ran 1.19x faster
+// (0.96-1.77x; 1.13x at k = 6144, 1.25x at 7000), 0.82x -> 0.97x cuBLAS, and it passed the
+// clusters of four (n <= 6144, m <= 176) by 1.10x (0.96-1.20x; NN about even).
 enum class WgmmaShortSecondRow { NotChosen, ClusterOfFour128, SixtyFourRows, OneRowOf192, OneRowOf192StreamK };
 
 inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p, const DeviceInfo& dev) {
   constexpr std::int64_t kFewestRows = 129, kMostRows = 176, kMostRowsStreamK = 192;
-  constexpr std::int64_t kShortestK = 2048, kShortestKOneRow = 4096, kShortestKStreamK = 8192, kLongestK = 11008;
+  constexpr std::int64_t kShortestK = 2048, kShortestKOneRow = 4096, kShortestKStreamK = 6144, kLongestK = 11008;
   // From 5633 columns since stop 68 (the stream-K branch's bound, below), where the 64 x 128 tiles
   // pass one wave and auto took the 128 x 128 tile: on an H100 the clusters of four it then names
   // ran the 216 moved choices of bf16 and fp16, all layouts, m = 136-176, n = 5700-6100, k =

@@ -1143,7 +1143,7 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   EXPECT_EQ(choice("fp16", 136, 6144, 4096, Op::N, Op::T), c4_128("fp16"));
   // Since stop 68 from 5633 columns, where the 128 x 128 tile was auto's (H100, stop 68, calls 8 and 9).
   EXPECT_EQ(choice("bf16", 136, 6000, 4096, Op::N, Op::N), c4_128("bf16"));  // 41.0 -> 30.5 (27.8)
-  EXPECT_EQ(choice("bf16", 160, 6000, 6144, Op::T, Op::T), c4_128("bf16"));  // 60.1 -> 48.6 (34.7)
+  EXPECT_EQ(choice("bf16", 152, 5888, 4096, Op::T, Op::T), c4_128("bf16"));  // 42.5 -> 35.6 (24.1)
   EXPECT_NE(choice("bf16", 136, 5632, 4096, Op::N, Op::N), c4_128("bf16"));
   // A's columns on sectors (m = 144-176 in NN and NT; TN, TT), 1.5 waves of 64 x 128 tiles.
   EXPECT_EQ(choice("bf16", 176, 8192, 4096, Op::N, Op::T), tile64("bf16"));   // 43.3 -> 37.3 (30.1)
@@ -1170,10 +1170,10 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
 }
 
 TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
-  // 129-192 rows with k = 8192-11008, where the 192 x 256 cluster tiles (one row) are cut into
-  // exactly two whole ranges a tile by stream-K (23-33 tiles on 66 clusters: 5633-8448 columns),
-  // wgmma_short_second_row_of_tiles. H100, stop 68, us: auto's previous tile -> the 192-row
-  // stream-K tile (cuBLAS), in one interleaved run (docs/results/h100_two_whole_ranges.txt).
+  // 129-192 rows with k = 6144-11008 (from 8192 before stop 69), where the 192 x 256 cluster tiles
+  // (one row) are cut into exactly two whole ranges a tile by stream-K (23-33 tiles on 66 clusters:
+  // 5633-8448 columns), wgmma_short_second_row_of_tiles. H100, stop 68, us: auto's previous tile ->
+  // the 192-row stream-K tile (cuBLAS), in one interleaved run (docs/results/h100_two_whole_ranges.txt).
   using tilemm::Op;
   const auto choice = typed_auto_choice;
   const auto streamk = [](const std::string& d) {
@@ -1193,6 +1193,13 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   // 6000 columns (24 tiles), below the stop-67 rule's 6144: 72.1 -> 51.9 (44.2), 103.9 -> 63.7 (83.0).
   EXPECT_EQ(choice("bf16", 160, 6000, 8192, Op::N, Op::N), streamk("bf16"));
   EXPECT_EQ(choice("bf16", 136, 6000, 11008, Op::N, Op::N), streamk("bf16"));
+  // Since stop 69 from k = 6144 (H100, stop 69, call 1: auto's previous tile -> auto).
+  EXPECT_EQ(choice("bf16", 184, 6144, 7000, Op::N, Op::N), streamk("bf16"));   // 128 x 128: 76.2 -> 53.3 (60.3)
+  EXPECT_EQ(choice("bf16", 136, 8192, 6144, Op::N, Op::N), streamk("bf16"));   // 192 x 128: 60.1 -> 50.6 (47.3)
+  EXPECT_EQ(choice("fp16", 152, 7168, 7000, Op::T, Op::N), streamk("fp16"));   // 192 x 128: 65.4 -> 56.7 (43.9)
+  // and where the clusters of four took it (n <= 6144, m <= 176; the stream-K tile's named row).
+  EXPECT_EQ(choice("bf16", 152, 6144, 7000, Op::N, Op::N), streamk("bf16"));   // c4: 62.7 -> 53.3 (44.8)
+  EXPECT_EQ(choice("fp16", 136, 6144, 6144, Op::T, Op::N), streamk("fp16"));   // c4: 51.9 -> 43.2 (33.8)
   // Not with three ranges a tile (22 tiles: 5632 columns), where the 64 x 128 tile ran 44.0
   // against 49.7; one range a tile (11008 columns: no stream-K); k = 4096 (0.87-1.08x); nor
   // what was not measured: 200 rows, k past 11008, tf32, batches.
@@ -1200,6 +1207,7 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   EXPECT_EQ(choice("bf16", 160, 5632, 8192, Op::N, Op::N), tile64);
   EXPECT_NE(choice("bf16", 160, 11008, 8192, Op::N, Op::N), streamk("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 4096, Op::N, Op::N), streamk("bf16"));
+  EXPECT_NE(choice("bf16", 160, 8192, 6143, Op::N, Op::N), streamk("bf16"));
   EXPECT_NE(choice("bf16", 200, 8192, 8192, Op::N, Op::N), streamk("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 14336, Op::N, Op::N), streamk("bf16"));
   EXPECT_EQ(choice("tf32", 160, 8192, 8192, Op::T, Op::N).find(".streamk"), std::string::npos);
