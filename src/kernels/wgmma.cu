@@ -1487,12 +1487,18 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // paragraph "from k = 6144"; bf16 and fp16, all four layouts, m = 136-192, n = 6144-8448, k =
 // 6144 and 7000, and odd shapes in TN and TT) the 378 choices this moved ran 1.19x faster
 // (0.96-1.77x; 1.13x at k = 6144, 1.25x at 7000), 0.82x -> 0.97x cuBLAS, and it passed the
-// clusters of four (n <= 6144, m <= 176) by 1.10x (0.96-1.20x; NN about even).
+// clusters of four (n <= 6144, m <= 176) by 1.10x (0.96-1.20x; NN about even); on an H200 the 276
+// it moved of another grid (k = 6144-8000) 1.19x (0.98-1.54x). From k = 5120 beside the clusters
+// of four: below.
 enum class WgmmaShortSecondRow { NotChosen, ClusterOfFour128, SixtyFourRows, OneRowOf192, OneRowOf192StreamK };
 
 inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p, const DeviceInfo& dev) {
   constexpr std::int64_t kFewestRows = 129, kMostRows = 176, kMostRowsStreamK = 192;
   constexpr std::int64_t kShortestK = 2048, kShortestKOneRow = 4096, kShortestKStreamK = 6144, kLongestK = 11008;
+  // From k = 5120 where the clusters of four below do not take the product (H200, stop 69, call
+  // 2: bf16, all layouts, m = 136-184, n = 6144-8192, k = 5120: those 28 choices 1.16x faster by the
+  // stream-K tile's named rows, 1.03-1.32x; the clusters of four's 8 about even, 0.91-1.16x).
+  constexpr std::int64_t kShortestKStreamKBesideClusters = 5120;
   // From 5633 columns since stop 68 (the stream-K branch's bound, below), where the 64 x 128 tiles
   // pass one wave and auto took the 128 x 128 tile: on an H100 the clusters of four it then names
   // ran the 216 moved choices of bf16 and fp16, all layouts, m = 136-176, n = 5700-6100, k =
@@ -1513,13 +1519,15 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   const std::int64_t cluster_tiles = tiles(192, kClusterOfTwo * 128);
   const std::int64_t ranges =
       stream_k_ranges(cluster_tiles, dev.sm_count / kClusterOfTwo, (p.k + kKBlock - 1) / kKBlock);
-  if (p.k >= kShortestKStreamK && ranges == kRangesPerTile * cluster_tiles) {
-    return WgmmaShortSecondRow::OneRowOf192StreamK;
-  }
-  if (p.m > kMostRows || p.n < kFewestColumns || p.n > kMostColumns) return WgmmaShortSecondRow::NotChosen;
+  const bool in_columns = p.m <= kMostRows && p.n >= kFewestColumns && p.n <= kMostColumns;
   const double sms = double(dev.sm_count);
   const std::int64_t ctas_in_clusters_of_four = 4 * tiles(128, 4 * 128);  // tiles(...) counts the clusters
-  if (double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms) return WgmmaShortSecondRow::ClusterOfFour128;
+  const bool clusters_of_four_take = in_columns && double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms;
+  const bool k_for_stream_k =
+      p.k >= kShortestKStreamK || (p.k >= kShortestKStreamKBesideClusters && !clusters_of_four_take);
+  if (k_for_stream_k && ranges == kRangesPerTile * cluster_tiles) return WgmmaShortSecondRow::OneRowOf192StreamK;
+  if (!in_columns) return WgmmaShortSecondRow::NotChosen;
+  if (clusters_of_four_take) return WgmmaShortSecondRow::ClusterOfFour128;
   if (a_columns_on_sectors(p) && double(tiles(64, 128)) <= kMostWavesOf64RowTiles * sms) {
     return WgmmaShortSecondRow::SixtyFourRows;
   }

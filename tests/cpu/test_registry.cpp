@@ -1170,10 +1170,11 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
 }
 
 TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
-  // 129-192 rows with k = 6144-11008 (from 8192 before stop 69), where the 192 x 256 cluster tiles
-  // (one row) are cut into exactly two whole ranges a tile by stream-K (23-33 tiles on 66 clusters:
-  // 5633-8448 columns), wgmma_short_second_row_of_tiles. H100, stop 68, us: auto's previous tile ->
-  // the 192-row stream-K tile (cuBLAS), in one interleaved run (docs/results/h100_two_whole_ranges.txt).
+  // 129-192 rows with k = 6144-11008 (from 8192 before stop 69; from 5120 where the clusters of four
+  // do not take the product), where the 192 x 256 cluster tiles (one row) are cut into exactly two
+  // whole ranges a tile by stream-K (23-33 tiles on 66 clusters: 5633-8448 columns),
+  // wgmma_short_second_row_of_tiles. H100, stop 68, us: auto's previous tile -> the 192-row stream-K
+  // tile (cuBLAS), in one interleaved run (docs/results/h100_two_whole_ranges.txt).
   using tilemm::Op;
   const auto choice = typed_auto_choice;
   const auto streamk = [](const std::string& d) {
@@ -1200,6 +1201,12 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   // and where the clusters of four took it (n <= 6144, m <= 176; the stream-K tile's named row).
   EXPECT_EQ(choice("bf16", 152, 6144, 7000, Op::N, Op::N), streamk("bf16"));   // c4: 62.7 -> 53.3 (44.8)
   EXPECT_EQ(choice("fp16", 136, 6144, 6144, Op::T, Op::N), streamk("fp16"));   // c4: 51.9 -> 43.2 (33.8)
+  // From k = 5120 where the clusters of four do not take it (H200, stop 69, call 2, named rows).
+  const std::string c4 = "wgmma.bf16.128x128x64.s6.persistent.c4.tmastore";
+  EXPECT_EQ(choice("bf16", 184, 6144, 5120, Op::N, Op::N), streamk("bf16"));   // 128 x 128: 46.6 -> 35.4 (31.2)
+  EXPECT_EQ(choice("bf16", 136, 8192, 5120, Op::N, Op::N), streamk("bf16"));   // 192 x 128: 45.7 -> 39.0 (35.8)
+  EXPECT_EQ(choice("bf16", 160, 7168, 5120, Op::T, Op::T), streamk("bf16"));   // 64 x 128: 41.1 -> 35.7 (25.1)
+  EXPECT_EQ(choice("bf16", 136, 6144, 5120, Op::N, Op::N), c4);                // 32.8 (stream-K 35.4)
   // Not with three ranges a tile (22 tiles: 5632 columns), where the 64 x 128 tile ran 44.0
   // against 49.7; one range a tile (11008 columns: no stream-K); k = 4096 (0.87-1.08x); nor
   // what was not measured: 200 rows, k past 11008, tf32, batches.
@@ -1207,7 +1214,7 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   EXPECT_EQ(choice("bf16", 160, 5632, 8192, Op::N, Op::N), tile64);
   EXPECT_NE(choice("bf16", 160, 11008, 8192, Op::N, Op::N), streamk("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 4096, Op::N, Op::N), streamk("bf16"));
-  EXPECT_NE(choice("bf16", 160, 8192, 6143, Op::N, Op::N), streamk("bf16"));
+  EXPECT_NE(choice("bf16", 160, 8192, 5119, Op::N, Op::N), streamk("bf16"));
   EXPECT_NE(choice("bf16", 200, 8192, 8192, Op::N, Op::N), streamk("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 14336, Op::N, Op::N), streamk("bf16"));
   EXPECT_EQ(choice("tf32", 160, 8192, 8192, Op::T, Op::N).find(".streamk"), std::string::npos);
