@@ -1519,14 +1519,16 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   const std::int64_t cluster_tiles = tiles(192, kClusterOfTwo * 128);
   const std::int64_t ranges =
       stream_k_ranges(cluster_tiles, dev.sm_count / kClusterOfTwo, (p.k + kKBlock - 1) / kKBlock);
-  const bool in_columns = p.m <= kMostRows && p.n >= kFewestColumns && p.n <= kMostColumns;
+  // The other tiles' branches hold for 129-176 rows and 5633-11008 columns.
+  const bool in_rows_and_columns = p.m <= kMostRows && p.n >= kFewestColumns && p.n <= kMostColumns;
   const double sms = double(dev.sm_count);
   const std::int64_t ctas_in_clusters_of_four = 4 * tiles(128, 4 * 128);  // tiles(...) counts the clusters
-  const bool clusters_of_four_take = in_columns && double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms;
+  const bool clusters_of_four_take =
+      in_rows_and_columns && double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms;
   const bool k_for_stream_k =
       p.k >= kShortestKStreamK || (p.k >= kShortestKStreamKBesideClusters && !clusters_of_four_take);
   if (k_for_stream_k && ranges == kRangesPerTile * cluster_tiles) return WgmmaShortSecondRow::OneRowOf192StreamK;
-  if (!in_columns) return WgmmaShortSecondRow::NotChosen;
+  if (!in_rows_and_columns) return WgmmaShortSecondRow::NotChosen;
   if (clusters_of_four_take) return WgmmaShortSecondRow::ClusterOfFour128;
   if (a_columns_on_sectors(p) && double(tiles(64, 128)) <= kMostWavesOf64RowTiles * sms) {
     return WgmmaShortSecondRow::SixtyFourRows;
