@@ -1490,7 +1490,29 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // clusters of four (n <= 6144, m <= 176) by 1.10x (0.96-1.20x; NN about even); on an H200 the 276
 // it moved of another grid (k = 6144-8000) 1.19x (0.98-1.54x). From k = 5120 beside the clusters
 // of four: below.
-enum class WgmmaShortSecondRow { NotChosen, ClusterOfFour128, SixtyFourRows, OneRowOf192, OneRowOf192StreamK };
+// Since stop 70 one row of 192 x 64 ping-pong tiles (one_row_ping_pong) comes before all of
+// these from k = 4096 where its n / 64 CTAs fill one round: in clusters of four up to 0.85 of
+// the SMs (112 CTAs on 132, n <= 7168; the H200 holds 30 such clusters, and at 128 CTAs, n =
+// 8192, they ran 0.75-1.04x the pair's speed, 0.83x in geometric mean), to k = 8192; in clusters
+// of two up to every SM (n <= 8448) below the stream-K tile's k = 6144, in TN and TT from 168
+// rows. Twice the CTAs of the 192 x 128 tile stream B once. Where A is stored k x m the pair's A
+// boxes reach past m with few rows, which the TMA fills with zeros: at k = 8192 with 129-160 rows
+// in TN and TT the pair ran 0.87-0.99x of stream-K's speed, at k = 4608-6000 with 144 rows
+// 0.96x of auto's previous tile (0.89-1.04x). On an H100 (docs/ladder.md, "One row of 192 x 64 tiles";
+// docs/results/h100_one_row_of_192x64_tiles.txt): named rows of bf16 and fp16, all four layouts,
+// m = 136-192, n = 4096-11008, k = 2048-8192 beside every tile auto took (call 2): the 192 products
+// this gives them ran 1.14x faster than auto's tile (1.01-1.41x), 0.80x -> 0.91x cuBLAS; then
+// through auto on another grid (call 3: m = 144, 168, 188; n = 5760-8320; k = 4608-8192): 296
+// moved choices 1.13x faster (0.98-1.49x), 0.97x -> 1.10x cuBLAS.
+enum class WgmmaShortSecondRow {
+  NotChosen,
+  ClusterOfFour128,
+  SixtyFourRows,
+  OneRowOf192,
+  OneRowOf192StreamK,
+  OneRowOf192x64InFours,
+  OneRowOf192x64InPairs
+};
 
 inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p, const DeviceInfo& dev) {
   constexpr std::int64_t kFewestRows = 129, kMostRows = 176, kMostRowsStreamK = 192;
@@ -1525,6 +1547,21 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   const std::int64_t ctas_in_clusters_of_four = 4 * tiles(128, 4 * 128);  // tiles(...) counts the clusters
   const bool clusters_of_four_take =
       in_rows_and_columns && double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms;
+  constexpr double kMostSmsInFours = 0.85;
+  constexpr std::int64_t kLongestKInFours = 8192;
+  const std::int64_t ping_pong_ctas = tiles(192, 64);
+  // A stored k x m (op(A) = T) reaches a pair as two 96-row boxes; with fewer than 168 rows more
+  // than a quarter of the second lies past m, and the pair lost (0.96x at 144 rows, 0.89-1.04x).
+  constexpr std::int64_t kFewestRowsPairsKMajorA = 168;
+  const bool pairs_a_boxes_live = p.opa == Op::N || p.m >= kFewestRowsPairsKMajorA;
+  if (p.k >= kShortestKOneRow && p.n >= kFewestColumns) {
+    if (p.k <= kLongestKInFours && double(ping_pong_ctas) <= kMostSmsInFours * sms) {
+      return WgmmaShortSecondRow::OneRowOf192x64InFours;
+    }
+    if (p.k < kShortestKStreamK && ping_pong_ctas <= dev.sm_count && pairs_a_boxes_live) {
+      return WgmmaShortSecondRow::OneRowOf192x64InPairs;
+    }
+  }
   const bool k_for_stream_k =
       p.k >= kShortestKStreamK || (p.k >= kShortestKStreamKBesideClusters && !clusters_of_four_take);
   if (k_for_stream_k && ranges == kRangesPerTile * cluster_tiles) return WgmmaShortSecondRow::OneRowOf192StreamK;
@@ -1562,7 +1599,7 @@ KernelEntry make_wgmma_entry(double relative_speed) {
   e.family = "wgmma";
   e.ladder_step = kCfg.stream_k     ? 27
                   : kRepack          ? 26
-                  : kCfg.split_k || kCfg.bm == 32 ? 25  // the few-tile and few-row tiles
+                  : kCfg.split_k || kCfg.bm == 32 || (kCfg.bm == 192 && kCfg.pingpong) ? 25  // few tiles or rows
                   : kCfg.tma_store   ? 24
                   : kCfg.cluster_n > 1 ? 23
                   : kCfg.persistent  ? 22
@@ -1644,13 +1681,19 @@ KernelEntry make_wgmma_entry(double relative_speed) {
           kRepack                                                   ? WgmmaShortSecondRow::NotChosen
           : kCfg.bm == 128 && kCfg.cluster_n == 4                   ? WgmmaShortSecondRow::ClusterOfFour128
           : kCfg.bm == 64 && kCfg.bn == 128 && kCfg.tma_store && kAlone ? WgmmaShortSecondRow::SixtyFourRows
+          : kCfg.bm == 192 && kCfg.pingpong && kCfg.cluster_n == 4  ? WgmmaShortSecondRow::OneRowOf192x64InFours
+          : kCfg.bm == 192 && kCfg.pingpong && kCfg.cluster_n == 2  ? WgmmaShortSecondRow::OneRowOf192x64InPairs
           : kCfg.bm == 192 && !kCfg.stream_k && !kCfg.split_k       ? WgmmaShortSecondRow::OneRowOf192
           : kCfg.bm == 192 && kCfg.stream_k                          ? WgmmaShortSecondRow::OneRowOf192StreamK
                                                                     : WgmmaShortSecondRow::NotChosen;
       if constexpr (mine != WgmmaShortSecondRow::NotChosen) {
         if (wgmma_short_second_row_of_tiles(p, dev) == mine) return kTakes;
-        // The 192-row stream-K tile serves only the products this rule gives it.
-        if constexpr (mine == WgmmaShortSecondRow::OneRowOf192StreamK) return kNotChosen;
+        // The 192-row stream-K and ping-pong tiles serve only the products this rule gives them.
+        if constexpr (mine == WgmmaShortSecondRow::OneRowOf192StreamK ||
+                      mine == WgmmaShortSecondRow::OneRowOf192x64InFours ||
+                      mine == WgmmaShortSecondRow::OneRowOf192x64InPairs) {
+          return kNotChosen;
+        }
       }
     }
     // The 32-row tiles (wgmma_thirty_two_rows): where they take the product, above skinny_mma's
@@ -2132,6 +2175,15 @@ struct WgmmaConfigTable {
   // gives it those products and no others; its speed is configs[11]'s).
   static constexpr TilemmWgmmaConfig one_row_stream_k = {kIn, 192, 128, 5, true, 2, true, false, true, false, 1, 1};
   static constexpr double one_row_stream_k_relative_speed = 0.95;
+  // One row of 192 x 64 tiles for 16-bit products of 129-192 rows: twice the CTAs of the 192 x
+  // 128 tile on the same row (n / 64), so that B is still read once and more SMs stream it; the
+  // two consumer warpgroups take alternate tiles (ping-pong), and clusters of four or two along n
+  // share the A tile by multicast. cuBLAS runs such products on 160 x 64 tiles in clusters of
+  // four (nvjet ..._160x64_64x6_1x4). wgmma_short_second_row_of_tiles gives them products; their
+  // speed is the 64 x 64 ping-pong tile's.
+  static constexpr TilemmWgmmaConfig one_row_ping_pong[] = {{kIn, 192, 64, 6, true, 4, true, false, false, true},
+                                                            {kIn, 192, 64, 6, true, 2, true, false, false, true}};
+  static constexpr double one_row_ping_pong_relative_speed = 0.55;
 };
 
 // Registers every configuration for bf16, fp16 and tf32 in ladder order: the one-block-
@@ -2165,6 +2217,17 @@ void add_wgmma_stream_k(Registry& r) {
   (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::stream_k, false>(WgmmaConfigTable<kIns>::stream_k_relative_speed)),
    ...);
   (add_wgmma_one_row_stream_k<kIns>(r), ...);
+}
+
+// The 192 x 64 ping-pong entries in clusters of four and two: 16-bit inputs only, as the rule
+// that gives them products.
+template <TilemmMmaInput kIn>
+void add_wgmma_one_row_ping_pong(Registry& r) {
+  if constexpr (kIn != TilemmMmaInput::TF32) {
+    using Table = WgmmaConfigTable<kIn>;
+    r.add(make_wgmma_entry<Table::one_row_ping_pong[0], false>(Table::one_row_ping_pong_relative_speed));
+    r.add(make_wgmma_entry<Table::one_row_ping_pong[1], false>(Table::one_row_ping_pong_relative_speed));
+  }
 }
 
 // The 64-row tiles auto runs few-row products on (64 x 128 staged and split-K, 64 x 64
@@ -2205,6 +2268,8 @@ void add_wgmma_configs(Registry& r) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (add_wgmma_config<I, kBf16, kF16, kTf32>(r), ...);
   }(std::make_index_sequence<WgmmaConfigTable<kBf16>::kCount>{});
+  add_wgmma_one_row_ping_pong<kBf16>(r);
+  add_wgmma_one_row_ping_pong<kF16>(r);
   add_wgmma_repacking<kBf16, kF16, kTf32>(r);
   add_wgmma_few_row_repacking<kBf16>(r);
   add_wgmma_few_row_repacking<kF16>(r);

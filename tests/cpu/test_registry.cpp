@@ -1135,23 +1135,30 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   const std::string tile128 = "wgmma.bf16.128x128x64.s6.persistent.tmastore";
   // Since stop 68 products with k = 8192-11008 and 5633-8448 columns go to the 192-row stream-K
   // tile (AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges); the stop-67 cases below have shorter k
-  // or more columns.
+  // or more columns. Since stop 70 those with k = 4096-8192 go to one row of 192 x 64 ping-pong
+  // tiles where its CTAs fill one round (AutoRunsOneRowOf192x64PingPongTiles): the cases below that
+  // it took expect it, with stop 70's time (H100, call 2) after stop 67's.
+  const auto fours = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c4.tmastore.pingpong"; };
+  const auto pairs = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c2.tmastore.pingpong"; };
   // The 128 x 128 tiles in clusters of four where they fit in one round (n = 6144).
-  EXPECT_EQ(choice("bf16", 176, 6144, 4096, Op::N, Op::N), c4_128("bf16"));   // 40.0 -> 31.8 (30.1)
+  EXPECT_EQ(choice("bf16", 176, 6144, 4096, Op::N, Op::N), fours("bf16"));    // 40.0 -> 31.8 (30.1); 30.3
   EXPECT_EQ(choice("bf16", 160, 6144, 2048, Op::N, Op::T), c4_128("bf16"));   // 22.4 -> 21.0 (16.6)
-  EXPECT_EQ(choice("bf16", 136, 6144, 4096, Op::T, Op::T), c4_128("bf16"));
-  EXPECT_EQ(choice("fp16", 136, 6144, 4096, Op::N, Op::T), c4_128("fp16"));
+  EXPECT_EQ(choice("bf16", 136, 6144, 4096, Op::T, Op::T), fours("bf16"));    // 36.6 -> 29.5 (23.9)
+  EXPECT_EQ(choice("fp16", 136, 6144, 4096, Op::N, Op::T), fours("fp16"));    // 35.6 -> 29.3 (26.9)
+  EXPECT_EQ(choice("bf16", 136, 6144, 3072, Op::T, Op::T), c4_128("bf16"));
   // Since stop 68 from 5633 columns, where the 128 x 128 tile was auto's (H100, stop 68, calls 8 and 9).
-  EXPECT_EQ(choice("bf16", 136, 6000, 4096, Op::N, Op::N), c4_128("bf16"));  // 41.0 -> 30.5 (27.8)
-  EXPECT_EQ(choice("bf16", 152, 5888, 4096, Op::T, Op::T), c4_128("bf16"));  // 42.5 -> 35.6 (24.1)
+  EXPECT_EQ(choice("bf16", 136, 6000, 4096, Op::N, Op::N), fours("bf16"));   // 41.0 -> 30.5 (27.8)
+  EXPECT_EQ(choice("bf16", 152, 5888, 4096, Op::T, Op::T), fours("bf16"));   // 42.5 -> 35.6 (24.1)
+  EXPECT_EQ(choice("bf16", 136, 6000, 2048, Op::N, Op::N), c4_128("bf16"));
   EXPECT_NE(choice("bf16", 136, 5632, 4096, Op::N, Op::N), c4_128("bf16"));
   // A's columns on sectors (m = 144-176 in NN and NT; TN, TT), 1.5 waves of 64 x 128 tiles.
-  EXPECT_EQ(choice("bf16", 176, 8192, 4096, Op::N, Op::T), tile64("bf16"));   // 43.3 -> 37.3 (30.1)
+  EXPECT_EQ(choice("bf16", 176, 8192, 4096, Op::N, Op::T), pairs("bf16"));    // 43.3 -> 37.3 (30.1); 35.4
   EXPECT_EQ(choice("bf16", 160, 8192, 2048, Op::N, Op::N), tile64("bf16"));   // 24.0 -> 22.9 (20.2)
   EXPECT_EQ(choice("bf16", 160, 8192, 4096, Op::T, Op::N), tile64("bf16"));   // 44.4 -> 35.7 (30.1)
-  EXPECT_EQ(choice("fp16", 160, 8192, 4096, Op::N, Op::N), tile64("fp16"));   // 41.2 -> 36.4 (31.7)
+  EXPECT_EQ(choice("fp16", 160, 8192, 4096, Op::N, Op::N), pairs("fp16"));    // 41.2 -> 36.4 (31.7); 33.2
   // A off sectors (m = 136 in NN and NT), or two waves of 64 x 128 tiles (n = 11008), k >= 4096.
-  EXPECT_EQ(choice("bf16", 136, 8192, 4096, Op::N, Op::N), one_row_192("bf16"));     // 46.6 -> 42.6 (33.5)
+  EXPECT_EQ(choice("bf16", 136, 8192, 4096, Op::N, Op::N), pairs("bf16"));     // 46.6 -> 42.6 (33.5); 36.1
+  EXPECT_EQ(choice("bf16", 136, 8704, 4096, Op::N, Op::N), one_row_192("bf16"));
   EXPECT_EQ(choice("bf16", 136, 11008, 8192, Op::N, Op::T), one_row_192("bf16"));    // 103.2 -> 79.5 (66.9)
   EXPECT_EQ(choice("bf16", 136, 11008, 11008, Op::T, Op::T), one_row_192("bf16"));   // 160.1 -> 102.7 (84.8)
   EXPECT_EQ(choice("fp16", 160, 11008, 8192, Op::N, Op::T), one_row_192("fp16"));    // 94.4 -> 74.9 (65.8)
@@ -1160,8 +1167,8 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   // 4096 columns (the clusters of four ran 1.3x slower than the 64 x 128 tile auto keeps there),
   // and what was not measured: more than 11008 columns, k past 11008, tf32, batches.
   EXPECT_EQ(choice("bf16", 136, 8192, 2048, Op::N, Op::N), tile128);
-  EXPECT_EQ(choice("bf16", 184, 6144, 4096, Op::T, Op::T), tile128);  // 32.9 (c4 35.1)
-  EXPECT_EQ(choice("bf16", 192, 8192, 4096, Op::N, Op::N), tile128);
+  EXPECT_EQ(choice("bf16", 184, 6144, 3072, Op::T, Op::T), tile128);  // at k = 4096: 32.9 (c4 35.1); since stop 70 fours
+  EXPECT_EQ(choice("bf16", 192, 8192, 3072, Op::N, Op::N), tile128);
   EXPECT_EQ(choice("bf16", 160, 4096, 4096, Op::N, Op::N), tile64("bf16"));  // 21.5 (c4 28.3)
   EXPECT_EQ(choice("bf16", 160, 11008, 2048, Op::N, Op::T), tile64("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 14336, Op::N, Op::N), tile64("bf16"));
@@ -1180,33 +1187,39 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   const auto streamk = [](const std::string& d) {
     return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore.streamk";
   };
-  EXPECT_EQ(choice("bf16", 136, 6144, 8192, Op::N, Op::N), streamk("bf16"));    // c4: 55.0 -> 51.2 (47.7)
+  // Since stop 70 one row of 192 x 64 ping-pong tiles in clusters of four takes k = 4096-8192 up
+  // to 7168 columns, and in clusters of two k = 4096-6143 up to 8448 columns
+  // (AutoRunsOneRowOf192x64PingPongTiles): the cases below that it took expect it, with stop 70's
+  // time (H100, call 2) after the earlier stops' where it was measured.
+  const auto fours = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c4.tmastore.pingpong"; };
+  const auto pairs = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c2.tmastore.pingpong"; };
+  EXPECT_EQ(choice("bf16", 136, 6144, 8192, Op::N, Op::N), fours("bf16"));      // c4: 55.0 -> 51.2 (47.7); 49.0
   EXPECT_EQ(choice("bf16", 136, 8192, 8192, Op::N, Op::N), streamk("bf16"));    // 192 x 128: 66.3 -> 60.7 (63.4)
   EXPECT_EQ(choice("bf16", 176, 8192, 8192, Op::N, Op::N), streamk("bf16"));    // 64 x 128: 64.2 -> 61.4 (55.7)
   EXPECT_EQ(choice("bf16", 160, 8192, 11008, Op::N, Op::N), streamk("bf16"));   // 64 x 128: 86.7 -> 75.7 (76.3)
   EXPECT_EQ(choice("bf16", 160, 7168, 11008, Op::T, Op::N), streamk("bf16"));   // 64 x 128: 80.8 -> 69.1 (66.0)
-  EXPECT_EQ(choice("fp16", 136, 6144, 8192, Op::N, Op::T), streamk("fp16"));    // c4: 57.1 -> 53.1 (46.2)
+  EXPECT_EQ(choice("fp16", 136, 6144, 8192, Op::N, Op::T), fours("fp16"));      // c4: 57.1 -> 53.1 (46.2); 47.3
   EXPECT_EQ(choice("fp16", 176, 8192, 8192, Op::N, Op::T), streamk("fp16"));    // 64 x 128: 65.0 -> 61.2 (54.8)
   // 184 and 192 rows, where the 128 x 128 tile stayed.
   EXPECT_EQ(choice("bf16", 184, 8192, 11008, Op::T, Op::T), streamk("bf16"));   // 106.4 -> 77.1 (68.0)
   EXPECT_EQ(choice("bf16", 192, 8192, 8192, Op::N, Op::N), streamk("bf16"));    // 67.2 -> 61.1 (54.9)
   EXPECT_EQ(choice("bf16", 192, 6144, 11008, Op::T, Op::N), streamk("bf16"));   // 88.4 -> 63.5 (62.0)
   // 6000 columns (24 tiles), below the stop-67 rule's 6144: 72.1 -> 51.9 (44.2), 103.9 -> 63.7 (83.0).
-  EXPECT_EQ(choice("bf16", 160, 6000, 8192, Op::N, Op::N), streamk("bf16"));
+  EXPECT_EQ(choice("bf16", 160, 6000, 8192, Op::N, Op::N), fours("bf16"));
   EXPECT_EQ(choice("bf16", 136, 6000, 11008, Op::N, Op::N), streamk("bf16"));
   // Since stop 69 from k = 6144 (H100, stop 69, call 1: auto's previous tile -> auto).
-  EXPECT_EQ(choice("bf16", 184, 6144, 7000, Op::N, Op::N), streamk("bf16"));   // 128 x 128: 76.2 -> 53.3 (60.3)
+  EXPECT_EQ(choice("bf16", 184, 6144, 7000, Op::N, Op::N), fours("bf16"));     // 128 x 128: 76.2 -> 53.3 (60.3)
   EXPECT_EQ(choice("bf16", 136, 8192, 6144, Op::N, Op::N), streamk("bf16"));   // 192 x 128: 60.1 -> 50.6 (47.3)
-  EXPECT_EQ(choice("fp16", 152, 7168, 7000, Op::T, Op::N), streamk("fp16"));   // 192 x 128: 65.4 -> 56.7 (43.9)
+  EXPECT_EQ(choice("fp16", 152, 7168, 7000, Op::T, Op::N), fours("fp16"));     // 192 x 128: 65.4 -> 56.7 (43.9)
+  EXPECT_EQ(choice("fp16", 152, 8192, 7000, Op::T, Op::N), streamk("fp16"));
   // and where the clusters of four took it (n <= 6144, m <= 176; the stream-K tile's named row).
-  EXPECT_EQ(choice("bf16", 152, 6144, 7000, Op::N, Op::N), streamk("bf16"));   // c4: 62.7 -> 53.3 (44.8)
-  EXPECT_EQ(choice("fp16", 136, 6144, 6144, Op::T, Op::N), streamk("fp16"));   // c4: 51.9 -> 43.2 (33.8)
+  EXPECT_EQ(choice("bf16", 152, 6144, 7000, Op::N, Op::N), fours("bf16"));     // c4: 62.7 -> 53.3 (44.8)
+  EXPECT_EQ(choice("fp16", 136, 6144, 6144, Op::T, Op::N), fours("fp16"));     // c4: 51.9 -> 43.2 (33.8)
   // From k = 5120 where the clusters of four do not take it (H200, stop 69, call 2, named rows).
-  const std::string c4 = "wgmma.bf16.128x128x64.s6.persistent.c4.tmastore";
-  EXPECT_EQ(choice("bf16", 184, 6144, 5120, Op::N, Op::N), streamk("bf16"));   // 128 x 128: 46.6 -> 35.4 (31.2)
-  EXPECT_EQ(choice("bf16", 136, 8192, 5120, Op::N, Op::N), streamk("bf16"));   // 192 x 128: 45.7 -> 39.0 (35.8)
-  EXPECT_EQ(choice("bf16", 160, 7168, 5120, Op::T, Op::T), streamk("bf16"));   // 64 x 128: 41.1 -> 35.7 (25.1)
-  EXPECT_EQ(choice("bf16", 136, 6144, 5120, Op::N, Op::N), c4);                // 32.8 (stream-K 35.4)
+  EXPECT_EQ(choice("bf16", 184, 6144, 5120, Op::N, Op::N), fours("bf16"));     // 128 x 128: 46.6 -> 35.4 (31.2)
+  EXPECT_EQ(choice("bf16", 136, 8192, 5120, Op::N, Op::N), pairs("bf16"));     // 192 x 128: 45.7 -> 39.0 (35.8)
+  EXPECT_EQ(choice("bf16", 160, 7168, 5120, Op::T, Op::T), fours("bf16"));     // 64 x 128: 41.1 -> 35.7 (25.1)
+  EXPECT_EQ(choice("bf16", 136, 6144, 5120, Op::N, Op::N), fours("bf16"));     // c4 32.8 (stream-K 35.4)
   // Not with three ranges a tile (22 tiles: 5632 columns), where the 64 x 128 tile ran 44.0
   // against 49.7; one range a tile (11008 columns: no stream-K); k = 4096 (0.87-1.08x); nor
   // what was not measured: 200 rows, k past 11008, tf32, batches.
@@ -1219,6 +1232,53 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   EXPECT_NE(choice("bf16", 160, 8192, 14336, Op::N, Op::N), streamk("bf16"));
   EXPECT_EQ(choice("tf32", 160, 8192, 8192, Op::T, Op::N).find(".streamk"), std::string::npos);
   EXPECT_NE(auto_choice(batched_problem("bf16", 2, 160, 8192, 8192, Op::N, Op::N)), streamk("bf16"));
+}
+
+TEST(Registry, AutoRunsOneRowOf192x64PingPongTiles) {
+  // 129-192 rows from k = 4096 where the n / 64 CTAs of one row of 192 x 64 ping-pong tiles fill one
+  // round: in clusters of four up to 112 CTAs (n <= 7168) and k = 8192, in clusters of two up to 132
+  // (n <= 8448) below k = 6144 (wgmma_short_second_row_of_tiles). H100, stop 70, call 2, us: auto's
+  // previous tile -> the new tile (cuBLAS), named rows in one interleaved run
+  // (docs/results/h100_one_row_of_192x64_tiles.txt).
+  using tilemm::Op;
+  const auto choice = typed_auto_choice;
+  const auto fours = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c4.tmastore.pingpong"; };
+  const auto pairs = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c2.tmastore.pingpong"; };
+  EXPECT_EQ(choice("bf16", 136, 6144, 4096, Op::N, Op::N), fours("bf16"));  // 128 x 128 c4: 32.9 -> 29.7 (27.2)
+  EXPECT_EQ(choice("bf16", 184, 6144, 4096, Op::T, Op::T), fours("bf16"));  // 128 x 128: 38.0 -> 29.6 (31.9)
+  EXPECT_EQ(choice("bf16", 160, 7168, 4096, Op::N, Op::N), fours("bf16"));  // 64 x 128: 34.1 -> 31.9 (28.7)
+  EXPECT_EQ(choice("fp16", 176, 7168, 4096, Op::T, Op::N), fours("fp16"));  // 64 x 128: 33.7 -> 31.8 (28.0)
+  EXPECT_EQ(choice("bf16", 160, 7168, 8192, Op::N, Op::T), fours("bf16"));  // stream-K: 57.9 -> 50.8 (46.9)
+  EXPECT_EQ(choice("fp16", 192, 6144, 8192, Op::T, Op::T), fours("fp16"));  // stream-K: 50.2 -> 46.8 (41.9)
+  EXPECT_EQ(choice("bf16", 136, 8192, 4096, Op::N, Op::N), pairs("bf16"));  // 192 x 128: 43.3 -> 36.1 (33.7)
+  EXPECT_EQ(choice("bf16", 184, 8192, 4096, Op::T, Op::N), pairs("bf16"));  // 128 x 128: 41.4 -> 33.2 (30.9)
+  EXPECT_EQ(choice("bf16", 192, 8192, 4096, Op::N, Op::N), pairs("bf16"));  // 128 x 128: 36.2 -> 34.6 (31.7)
+  EXPECT_EQ(choice("fp16", 160, 8192, 4096, Op::N, Op::N), pairs("fp16"));  // 64 x 128: 36.0 -> 33.2 (31.2)
+  EXPECT_EQ(choice("bf16", 184, 8448, 5000, Op::N, Op::N), pairs("bf16"));  // 132 CTAs, k between the bounds
+  // Through auto on another grid (call 3), auto's previous tile -> the new one (cuBLAS).
+  EXPECT_EQ(choice("bf16", 168, 5760, 6000, Op::N, Op::T), fours("bf16"));  // 128 x 128 c4: 45.0 -> 36.7 (40.2)
+  EXPECT_EQ(choice("fp16", 144, 6656, 7000, Op::T, Op::N), fours("fp16"));  // stream-K: 55.2 -> 50.0 (41.9)
+  EXPECT_EQ(choice("bf16", 188, 8320, 4608, Op::T, Op::T), pairs("bf16"));  // 128 x 128: 49.5 -> 40.2 (77.4)
+  // In TN and TT the pair's second A box (96 rows) lies more than a quarter past m below 168 rows.
+  EXPECT_EQ(choice("bf16", 144, 8320, 6000, Op::T, Op::T),
+            "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore.streamk");  // 51.2 (the pair 57.7)
+  EXPECT_EQ(choice("bf16", 160, 8192, 4096, Op::T, Op::N),
+            "wgmma.bf16.64x128x64.s8.persistent.tmastore");  // 36.8 (the pair 36.2, call 2)
+  EXPECT_EQ(choice("bf16", 144, 8320, 6000, Op::N, Op::T), pairs("bf16"));  // stream-K: 51.6 -> 47.6 (46.1)
+  // Not at k = 8192 in pairs (stream-K stays: 136 x 8192 x 8192 TT 62.5 against 72.3), nor with fewer
+  // CTAs (n = 4096: 64 x 128 21.3 against 27.2), more than one round (n = 11008: 192 x 128 41.8
+  // against 46.8), k = 2048 (1.02x, down to 0.89x), nor what was not measured: k past 8192, 128 or
+  // 200 rows, tf32, batches.
+  EXPECT_EQ(choice("bf16", 136, 8192, 8192, Op::T, Op::T), "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore.streamk");
+  EXPECT_EQ(choice("bf16", 160, 4096, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.tmastore");
+  EXPECT_EQ(choice("bf16", 160, 11008, 4096, Op::N, Op::N), "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore");
+  EXPECT_EQ(choice("bf16", 136, 7168, 2048, Op::N, Op::N).find(".192x64x64."), std::string::npos);
+  EXPECT_EQ(choice("bf16", 160, 6144, 8193, Op::N, Op::N).find(".192x64x64."), std::string::npos);
+  EXPECT_EQ(choice("bf16", 128, 6144, 4096, Op::N, Op::N).find(".192x64x64."), std::string::npos);
+  EXPECT_EQ(choice("bf16", 200, 6144, 4096, Op::N, Op::N).find(".192x64x64."), std::string::npos);
+  EXPECT_EQ(choice("tf32", 160, 6144, 4096, Op::T, Op::N).find(".192x64x64."), std::string::npos);
+  EXPECT_EQ(auto_choice(batched_problem("bf16", 2, 160, 6144, 4096, Op::N, Op::N)).find(".192x64x64."),
+            std::string::npos);
 }
 
 TEST(Registry, AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile) {
