@@ -2187,8 +2187,8 @@ struct WgmmaConfigTable {
 };
 
 // Registers every configuration for bf16, fp16 and tf32 in ladder order: the one-block-
-// per-tile grid, the persistent ones, the cluster, split-K, the repacking entries, then
-// stream-K.
+// per-tile grid, the persistent ones, the cluster, split-K and the few-row tiles (the 192 x 64
+// ones after the table), the repacking entries, then stream-K.
 template <std::size_t I, TilemmMmaInput... kIns>
 void add_wgmma_config(Registry& r) {
   (r.add(make_wgmma_entry<WgmmaConfigTable<kIns>::configs[I], false>(WgmmaConfigTable<kIns>::relative_speed[I])),
