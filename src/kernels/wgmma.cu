@@ -1547,7 +1547,7 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   const std::int64_t ctas_in_clusters_of_four = 4 * tiles(128, 4 * 128);  // tiles(...) counts the clusters
   const bool clusters_of_four_take =
       in_rows_and_columns && double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms;
-  constexpr double kMostSmsInFours = 0.85;
+  constexpr double kMostCtasPerSmInFoursOf192x64 = 0.85;
   constexpr std::int64_t kLongestKInFours = 8192;
   const std::int64_t ping_pong_ctas = tiles(192, 64);
   // A stored k x m (op(A) = T) reaches a pair as two 96-row boxes; with fewer than 168 rows more
@@ -1555,7 +1555,7 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   constexpr std::int64_t kFewestRowsPairsKMajorA = 168;
   const bool pairs_a_boxes_live = p.opa == Op::N || p.m >= kFewestRowsPairsKMajorA;
   if (p.k >= kShortestKOneRow && p.n >= kFewestColumns) {
-    if (p.k <= kLongestKInFours && double(ping_pong_ctas) <= kMostSmsInFours * sms) {
+    if (p.k <= kLongestKInFours && double(ping_pong_ctas) <= kMostCtasPerSmInFoursOf192x64 * sms) {
       return WgmmaShortSecondRow::OneRowOf192x64InFours;
     }
     if (p.k < kShortestKStreamK && ping_pong_ctas <= dev.sm_count && pairs_a_boxes_live) {
@@ -2179,8 +2179,8 @@ struct WgmmaConfigTable {
   // 128 tile on the same row (n / 64), so that B is still read once and more SMs stream it; the
   // two consumer warpgroups take alternate tiles (ping-pong), and clusters of four or two along n
   // share the A tile by multicast. cuBLAS runs such products on 160 x 64 tiles in clusters of
-  // four (nvjet ..._160x64_64x6_1x4). wgmma_short_second_row_of_tiles gives them products; their
-  // speed is the 64 x 64 ping-pong tile's.
+  // four (nvjet ..._160x64_64x6_1x4). Only wgmma_short_second_row_of_tiles gives them products:
+  // the score returns before it reads their speed (0.55, the 64 x 64 ping-pong tile's).
   static constexpr TilemmWgmmaConfig one_row_ping_pong[] = {{kIn, 192, 64, 6, true, 4, true, false, false, true},
                                                             {kIn, 192, 64, 6, true, 2, true, false, false, true}};
   static constexpr double one_row_ping_pong_relative_speed = 0.55;
@@ -2225,8 +2225,9 @@ template <TilemmMmaInput kIn>
 void add_wgmma_one_row_ping_pong(Registry& r) {
   if constexpr (kIn != TilemmMmaInput::TF32) {
     using Table = WgmmaConfigTable<kIn>;
-    r.add(make_wgmma_entry<Table::one_row_ping_pong[0], false>(Table::one_row_ping_pong_relative_speed));
-    r.add(make_wgmma_entry<Table::one_row_ping_pong[1], false>(Table::one_row_ping_pong_relative_speed));
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (r.add(make_wgmma_entry<Table::one_row_ping_pong[I], false>(Table::one_row_ping_pong_relative_speed)), ...);
+    }(std::make_index_sequence<std::size(Table::one_row_ping_pong)>{});
   }
 }
 

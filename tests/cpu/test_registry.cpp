@@ -348,6 +348,11 @@ std::string typed_auto_choice(const std::string& d, std::int64_t m, std::int64_t
   return auto_choice(typed_problem(d, m, n, k, opa, opb));
 }
 
+// The 192 x 64 ping-pong tiles for 129-192 rows (wgmma_short_second_row_of_tiles, since stop 70):
+// one row of them in clusters of four or of two along n.
+std::string fours(const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c4.tmastore.pingpong"; }
+std::string pairs(const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c2.tmastore.pingpong"; }
+
 // Compute capability 8.0 with the H200's SMs: the TMA-fed entries refuse it.
 tilemm::DeviceInfo ampere_device() {
   tilemm::DeviceInfo d = hopper_device();
@@ -1138,8 +1143,6 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   // or more columns. Since stop 70 those with k = 4096-8192 go to one row of 192 x 64 ping-pong
   // tiles where its CTAs fill one round (AutoRunsOneRowOf192x64PingPongTiles): the cases below that
   // it took expect it, with stop 70's time (H100, call 2) after stop 67's.
-  const auto fours = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c4.tmastore.pingpong"; };
-  const auto pairs = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c2.tmastore.pingpong"; };
   // The 128 x 128 tiles in clusters of four where they fit in one round (n = 6144).
   EXPECT_EQ(choice("bf16", 176, 6144, 4096, Op::N, Op::N), fours("bf16"));    // 40.0 -> 31.8 (30.1); 30.3
   EXPECT_EQ(choice("bf16", 160, 6144, 2048, Op::N, Op::T), c4_128("bf16"));   // 22.4 -> 21.0 (16.6)
@@ -1191,8 +1194,6 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   // to 7168 columns, and in clusters of two k = 4096-6143 up to 8448 columns
   // (AutoRunsOneRowOf192x64PingPongTiles): the cases below that it took expect it, with stop 70's
   // time (H100, call 2) after the earlier stops' where it was measured.
-  const auto fours = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c4.tmastore.pingpong"; };
-  const auto pairs = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c2.tmastore.pingpong"; };
   EXPECT_EQ(choice("bf16", 136, 6144, 8192, Op::N, Op::N), fours("bf16"));      // c4: 55.0 -> 51.2 (47.7); 49.0
   EXPECT_EQ(choice("bf16", 136, 8192, 8192, Op::N, Op::N), streamk("bf16"));    // 192 x 128: 66.3 -> 60.7 (63.4)
   EXPECT_EQ(choice("bf16", 176, 8192, 8192, Op::N, Op::N), streamk("bf16"));    // 64 x 128: 64.2 -> 61.4 (55.7)
@@ -1242,8 +1243,6 @@ TEST(Registry, AutoRunsOneRowOf192x64PingPongTiles) {
   // (docs/results/h100_one_row_of_192x64_tiles.txt).
   using tilemm::Op;
   const auto choice = typed_auto_choice;
-  const auto fours = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c4.tmastore.pingpong"; };
-  const auto pairs = [](const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c2.tmastore.pingpong"; };
   EXPECT_EQ(choice("bf16", 136, 6144, 4096, Op::N, Op::N), fours("bf16"));  // 128 x 128 c4: 32.9 -> 29.7 (27.2)
   EXPECT_EQ(choice("bf16", 184, 6144, 4096, Op::T, Op::T), fours("bf16"));  // 128 x 128: 38.0 -> 29.6 (31.9)
   EXPECT_EQ(choice("bf16", 160, 7168, 4096, Op::N, Op::N), fours("bf16"));  // 64 x 128: 34.1 -> 31.9 (28.7)
