@@ -348,8 +348,13 @@ std::string typed_auto_choice(const std::string& d, std::int64_t m, std::int64_t
   return auto_choice(typed_problem(d, m, n, k, opa, opb));
 }
 
-// The 192 x 64 ping-pong tiles for 129-192 rows (wgmma_short_second_row_of_tiles, since stop 70):
-// one row of them in clusters of four or of two along n.
+// The tiles wgmma_short_second_row_of_tiles chooses among for 129-192 rows: the 128 x 128 tile in
+// clusters of four, the 64 x 128 staged tile, the 192 x 128 tile in pairs and its stream-K form,
+// and (since stop 70) one row of 192 x 64 ping-pong tiles in clusters of four or of two along n.
+std::string c4_128(const std::string& d) { return "wgmma." + d + ".128x128x64.s6.persistent.c4.tmastore"; }
+std::string tile64(const std::string& d) { return "wgmma." + d + ".64x128x64.s8.persistent.tmastore"; }
+std::string one_row_192(const std::string& d) { return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore"; }
+std::string streamk(const std::string& d) { return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore.streamk"; }
 std::string fours(const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c4.tmastore.pingpong"; }
 std::string pairs(const std::string& d) { return "wgmma." + d + ".192x64x64.s6.persistent.c2.tmastore.pingpong"; }
 
@@ -1094,13 +1099,12 @@ TEST(Registry, AutoSharesAInClustersOfFourForFewRows) {
     return auto_choice(typed_problem("bf16", m, n, 4096, opa, opb));
   };
   const std::string c4_64 = "wgmma.bf16.64x128x64.s8.persistent.c4.tmastore";
-  const std::string c4_128 = "wgmma.bf16.128x128x64.s6.persistent.c4.tmastore";
   EXPECT_EQ(choice(24, 11008, Op::N, Op::N), c4_64);  // A's columns 48 bytes apart: H200 29.5 against 35.8
   EXPECT_EQ(choice(24, 8192, Op::N, Op::N), c4_64);   // H100 29.7 against 41.2 for the 64 x 64 ping-pong tile
   EXPECT_EQ(choice(24, 14336, Op::N, Op::N), c4_64);  // H100 46.3 against 49.7
   EXPECT_EQ(choice(32, 11008, Op::N, Op::N), c4_64);  // off lines, on sectors: H100 37.9 against 39.5
-  EXPECT_EQ(choice(96, 11008, Op::T, Op::T), c4_128);  // H200 30.1 against 33.6
-  EXPECT_EQ(choice(96, 11008, Op::N, Op::N), c4_128);  // H100 38.5 against 41.4
+  EXPECT_EQ(choice(96, 11008, Op::T, Op::T), c4_128("bf16"));  // H200 30.1 against 33.6
+  EXPECT_EQ(choice(96, 11008, Op::N, Op::N), c4_128("bf16"));  // H100 38.5 against 41.4
   // Not where A's columns lie on whole lines on the 64-row tile (TT: 0.94-1.07x), where 112
   // CTAs hold most of the SMs (n = 14336), or where m fills the tile.
   EXPECT_EQ(choice(32, 11008, Op::T, Op::T), "wgmma.bf16.64x128x64.s8.persistent.tmastore");
@@ -1134,9 +1138,6 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   // interleaved run (docs/results/h100_short_second_row.txt, tables `call1` and `call2_*`).
   using tilemm::Op;
   const auto choice = typed_auto_choice;
-  const auto c4_128 = [](const std::string& d) { return "wgmma." + d + ".128x128x64.s6.persistent.c4.tmastore"; };
-  const auto tile64 = [](const std::string& d) { return "wgmma." + d + ".64x128x64.s8.persistent.tmastore"; };
-  const auto one_row_192 = [](const std::string& d) { return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore"; };
   const std::string tile128 = "wgmma.bf16.128x128x64.s6.persistent.tmastore";
   // Since stop 68 products with k = 8192-11008 and 5633-8448 columns go to the 192-row stream-K
   // tile (AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges); the stop-67 cases below have shorter k
@@ -1170,7 +1171,7 @@ TEST(Registry, AutoMovesProductsWithAShortSecondRowOfTilesOffThe128RowTiles) {
   // 4096 columns (the clusters of four ran 1.3x slower than the 64 x 128 tile auto keeps there),
   // and what was not measured: more than 11008 columns, k past 11008, tf32, batches.
   EXPECT_EQ(choice("bf16", 136, 8192, 2048, Op::N, Op::N), tile128);
-  EXPECT_EQ(choice("bf16", 184, 6144, 3072, Op::T, Op::T), tile128);  // at k = 4096: 32.9 (c4 35.1); since stop 70 fours
+  EXPECT_EQ(choice("bf16", 184, 6144, 3072, Op::T, Op::T), tile128);  // at k = 4096 (32.9, c4 35.1) fours since stop 70
   EXPECT_EQ(choice("bf16", 192, 8192, 3072, Op::N, Op::N), tile128);
   EXPECT_EQ(choice("bf16", 160, 4096, 4096, Op::N, Op::N), tile64("bf16"));  // 21.5 (c4 28.3)
   EXPECT_EQ(choice("bf16", 160, 11008, 2048, Op::N, Op::T), tile64("bf16"));
@@ -1187,9 +1188,6 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   // tile (cuBLAS), in one interleaved run (docs/results/h100_two_whole_ranges.txt).
   using tilemm::Op;
   const auto choice = typed_auto_choice;
-  const auto streamk = [](const std::string& d) {
-    return "wgmma." + d + ".192x128x64.s5.persistent.c2.tmastore.streamk";
-  };
   // Since stop 70 one row of 192 x 64 ping-pong tiles in clusters of four takes k = 4096-8192 up
   // to 7168 columns, and in clusters of two k = 4096-6143 up to 8448 columns
   // (AutoRunsOneRowOf192x64PingPongTiles): the cases below that it took expect it, with stop 70's
@@ -1224,8 +1222,7 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
   // Not with three ranges a tile (22 tiles: 5632 columns), where the 64 x 128 tile ran 44.0
   // against 49.7; one range a tile (11008 columns: no stream-K); k = 4096 (0.87-1.08x); nor
   // what was not measured: 200 rows, k past 11008, tf32, batches.
-  const std::string tile64 = "wgmma.bf16.64x128x64.s8.persistent.tmastore";
-  EXPECT_EQ(choice("bf16", 160, 5632, 8192, Op::N, Op::N), tile64);
+  EXPECT_EQ(choice("bf16", 160, 5632, 8192, Op::N, Op::N), tile64("bf16"));
   EXPECT_NE(choice("bf16", 160, 11008, 8192, Op::N, Op::N), streamk("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 4096, Op::N, Op::N), streamk("bf16"));
   EXPECT_NE(choice("bf16", 160, 8192, 5119, Op::N, Op::N), streamk("bf16"));
@@ -1259,18 +1256,16 @@ TEST(Registry, AutoRunsOneRowOf192x64PingPongTiles) {
   EXPECT_EQ(choice("fp16", 144, 6656, 7000, Op::T, Op::N), fours("fp16"));  // stream-K: 55.2 -> 50.0 (41.9)
   EXPECT_EQ(choice("bf16", 188, 8320, 4608, Op::T, Op::T), pairs("bf16"));  // 128 x 128: 49.5 -> 40.2 (77.4)
   // In TN and TT the pair's second A box (96 rows) lies more than a quarter past m below 168 rows.
-  EXPECT_EQ(choice("bf16", 144, 8320, 6000, Op::T, Op::T),
-            "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore.streamk");  // 51.2 (the pair 57.7)
-  EXPECT_EQ(choice("bf16", 160, 8192, 4096, Op::T, Op::N),
-            "wgmma.bf16.64x128x64.s8.persistent.tmastore");  // 36.8 (the pair 36.2, call 2)
+  EXPECT_EQ(choice("bf16", 144, 8320, 6000, Op::T, Op::T), streamk("bf16"));  // 51.2 (the pair 57.7)
+  EXPECT_EQ(choice("bf16", 160, 8192, 4096, Op::T, Op::N), tile64("bf16"));   // 36.8 (the pair 36.2, call 2)
   EXPECT_EQ(choice("bf16", 144, 8320, 6000, Op::N, Op::T), pairs("bf16"));  // stream-K: 51.6 -> 47.6 (46.1)
   // Not at k = 8192 in pairs (stream-K stays: 136 x 8192 x 8192 TT 62.5 against 72.3), nor with fewer
   // CTAs (n = 4096: 64 x 128 21.3 against 27.2), more than one round (n = 11008: 192 x 128 41.8
   // against 46.8), k = 2048 (1.02x, down to 0.89x), nor what was not measured: k past 8192, 128 or
   // 200 rows, tf32, batches.
-  EXPECT_EQ(choice("bf16", 136, 8192, 8192, Op::T, Op::T), "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore.streamk");
-  EXPECT_EQ(choice("bf16", 160, 4096, 4096, Op::N, Op::N), "wgmma.bf16.64x128x64.s8.persistent.tmastore");
-  EXPECT_EQ(choice("bf16", 160, 11008, 4096, Op::N, Op::N), "wgmma.bf16.192x128x64.s5.persistent.c2.tmastore");
+  EXPECT_EQ(choice("bf16", 136, 8192, 8192, Op::T, Op::T), streamk("bf16"));
+  EXPECT_EQ(choice("bf16", 160, 4096, 4096, Op::N, Op::N), tile64("bf16"));
+  EXPECT_EQ(choice("bf16", 160, 11008, 4096, Op::N, Op::N), one_row_192("bf16"));
   EXPECT_EQ(choice("bf16", 136, 7168, 2048, Op::N, Op::N).find(".192x64x64."), std::string::npos);
   EXPECT_EQ(choice("bf16", 160, 6144, 8193, Op::N, Op::N).find(".192x64x64."), std::string::npos);
   EXPECT_EQ(choice("bf16", 128, 6144, 4096, Op::N, Op::N).find(".192x64x64."), std::string::npos);
