@@ -1446,64 +1446,35 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
   return WgmmaThirtyTwoRows::Alone;
 }
 
-// ---- 129-176 rows: a short second row of 128-row tiles ----
+// ---- 129-192 rows: a short second row of 128-row tiles ----
 //
-// With 129-176 rows the 128-row tiles make two rows, the second holding 1-48 live rows; both
-// rows read all of B, and the second row's CTAs compute whole tiles for those few rows. On an
-// H100 (docs/ladder.md, "A short second row of tiles"; every candidate tile in one interleaved
-// run, twice: bf16 NN and NT with m = 136-192, n = 6144-11008, k = 2048-8192; then bf16 in all
-// four layouts and fp16 NN and NT with m = 136-192, n = 4096-14336, k = 2048-11008) the staged
-// 128 x 128 tile auto took up to 8192 columns ran 1.2-1.6x slower than its score says at k =
-// 8192 (the 192 x 128 cluster tile 0.88-1.02x its own), and up to 1.56x slower than the fastest:
-// - where the 128 x 128 tiles in clusters of four (A multicast) fit in one round (96 CTAs at
-//   n = 6144, at most 0.75 of the SMs) that cluster was fastest from k = 4096 and about even at
-//   k = 2048 (0.96-1.17x): bf16 136 x 6144 x 8192 NN 52.8 us against 81.6 (cuBLAS 47.0). Not
-//   at n = 4096 (64 CTAs), where the 64 x 128 tile auto takes ran 1.3x faster;
-// - past that, where A's columns lie on 32-byte sectors (TN, TT; NN and NT with m = 144-176)
-//   and the 64 x 128 tiles make at most 1.5 waves (n <= 8192), the 64 x 128 tile: 160 x 8192 x
-//   8192 NN 65.0 against 79.2;
-// - elsewhere from k = 4096 (A off sectors, m = 136, which the 64-row tiles pay for; or two
-//   waves of 64-row tiles, n = 11008) the 192 x 128 cluster tile: one row of tiles, so B is read
-//   once, and a cluster tile keeps its speed off sectors: 136 x 11008 x 8192 NT 79.5 against
-//   103.2 on the 128 x 192 tile. At k = 2048 it tied or lost, and auto's tile stays.
-// The moved choices ran 1.17x faster (0.96-1.56x); cuBLAS, on 160-row tiles in clusters
-// (nvjet ..._160x64_64x6_1x4, _160x128_64x5_1x4), stays 1.2x ahead. With 184 rows the
-// rule lost in TT (0.94x), and with 192 (the second row half full) the three tiles ran 0.72-1.25x
-// auto's (0.95x in geometric mean): it stops at 176 rows, and at what was measured: 6144-11008
-// columns, k = 2048-11008, one product. fp16 TN and TT, not measured, run the same kernels as
-// bf16 TN and TT.
-// Since stop 68, with k = 8192-11008 and up to 192 rows, the 192 x 128 cluster tile with
-// stream-K (`.streamk`) comes first wherever its one row of cluster tiles is cut into exactly two
-// whole ranges a tile (23-33 cluster tiles on 66 clusters: n = 5633-8448 on 132 SMs), so the
-// product runs on twice the SMs with B still read once. On an H100 (docs/ladder.md, "Two whole
-// ranges a tile"; bf16 and fp16, all four layouts, m = 136-192, n = 6144-8192) the 240 choices
-// this moved ran 1.20x faster (1.00-1.59x), 0.76x -> 0.91x cuBLAS: 1.09x over the tiles above
-// at 129-176 rows and k = 8192, 1.17x at k = 11008, 1.15-1.46x over the 128 x 128 tile auto keeps
-// at 184 and 192 rows (bf16 184 x 8192 x 11008 TT 106.4 -> 77.1 us, cuBLAS 68.0). At n = 6000
-// (below the bounds above) it ran 1.10-1.35x faster than every other tile. Not elsewhere: with
-// three ranges a tile (n = 4608-5632) it ran 0.78-1.26x the fastest other tile (0.90x at k =
-// 8192), at k = 4096 0.87-1.08x, and with one range a tile (n = 11008) it is the plain tile.
-// Since stop 69 from k = 6144: on an H100 (docs/ladder.md, "Two whole ranges a tile", its
-// paragraph "from k = 6144"; bf16 and fp16, all four layouts, m = 136-192, n = 6144-8448, k =
-// 6144 and 7000, and odd shapes in TN and TT) the 378 choices this moved ran 1.19x faster
-// (0.96-1.77x; 1.13x at k = 6144, 1.25x at 7000), 0.82x -> 0.97x cuBLAS, and it passed the
-// clusters of four (n <= 6144, m <= 176) by 1.10x (0.96-1.20x; NN about even); on an H200 the 276
-// it moved of another grid (k = 6144-8000) 1.19x (0.98-1.54x). From k = 5120 beside the clusters
-// of four: below.
-// Since stop 70 one row of 192 x 64 ping-pong tiles (one_row_ping_pong) comes before all of
-// these from k = 4096 where its n / 64 CTAs fill one round: in clusters of four up to 0.85 of
-// the SMs (112 CTAs on 132, n <= 7168; the H200 holds 30 such clusters, and at 128 CTAs, n =
-// 8192, they ran 0.75-1.04x the pair's speed, 0.83x in geometric mean), to k = 8192; in clusters
-// of two up to every SM (n <= 8448) below the stream-K tile's k = 6144, in TN and TT from 168
-// rows. Twice the CTAs of the 192 x 128 tile stream B once. Where A is stored k x m the pair's A
-// boxes reach past m with few rows, which the TMA fills with zeros: at k = 8192 with 129-160 rows
-// in TN and TT the pair ran 0.87-0.99x of stream-K's speed, at k = 4608-6000 with 144 rows
-// 0.96x of auto's previous tile (0.89-1.04x). On an H100 (docs/ladder.md, "One row of 192 x 64 tiles";
-// docs/results/h100_one_row_of_192x64_tiles.txt): named rows of bf16 and fp16, all four layouts,
-// m = 136-192, n = 4096-11008, k = 2048-8192 beside every tile auto took (call 2): the 192 products
-// this gives them ran 1.14x faster than auto's tile (1.01-1.41x), 0.80x -> 0.91x cuBLAS; then
-// through auto on another grid (call 3: m = 144, 168, 188; n = 5760-8320; k = 4608-8192): 296
-// moved choices 1.13x faster (0.98-1.49x), 0.97x -> 1.10x cuBLAS.
+// With 129-176 rows the 128-row tiles make two rows, the second holding 1-48 live rows: both rows
+// read all of B, and the second row's CTAs compute whole tiles for those few rows. For 16-bit
+// products of one batch with 129-192 rows and k = 2048-11008, wgmma_short_second_row_of_tiles names
+// a tile that avoids that second row; the first that applies wins:
+//  1. k = 4096-8192, n >= 5633, and the n / 64 CTAs of 192 x 64 tiles take at most 0.85 of the
+//     SMs (one round of clusters of four: 112 CTAs on 132 SMs; an H200 holds 30 such clusters):
+//     one row of 192 x 64 ping-pong tiles in clusters of four. Twice the CTAs of a row of 192 x
+//     128 tiles stream B once, and the clusters share the A tile by multicast.
+//  2. The same below k = 6144 where n / 64 CTAs fit the SMs, in clusters of two; with A stored
+//     k x m only from 168 rows (below, more than a quarter of the pair's second 96-row A box lies
+//     past m, and the TMA still brings it, as zeros).
+//  3. k >= 6144, or >= 5120 where 4 does not apply, where the row of 192 x 256 cluster tiles is cut
+//     into exactly two stream-K ranges a tile (n = 5633-8448 on 132 SMs): the 192 x 128 cluster
+//     tile with stream-K, twice the SMs with B still read once.
+// For 129-176 rows and n = 5633-11008 only:
+//  4. The 128 x 128 tiles in clusters of four where they take at most 0.75 of the SMs.
+//  5. Where A's columns lie on 32-byte sectors and the 64 x 128 tiles make at most 1.5 waves: those.
+//  6. From k = 4096, the 192 x 128 cluster tile: one row of tiles, and a cluster tile keeps its
+//     speed off sectors.
+// Measured in docs/ladder.md, each bound where the measurements stopped (m = 136-192, n =
+// 4096-14336, k = 2048-11008; the dtypes and layouts each section names): 4-6 in "A short second
+// row of tiles" (stop 67, H100: the moved choices 1.17x faster, 0.96-1.56x; 184 rows lost in TT,
+// 192 ran even; fp16 TN and TT, not measured there, run the kernels bf16 TN and TT run), 3 in
+// "Two whole ranges a tile" and its "from k = 6144" (stops 68-69: 1.20x and 1.19x on an H100,
+// 1.19x on an H200), 1-2 in "One row of 192 x 64 tiles" (stop 70, H100: 1.13-1.14x, 0.80x ->
+// 0.91x cuBLAS; stop 71, H200: 1.097x over the fastest other tile). cuBLAS runs these products on
+// 160 x 64 tiles in clusters of four (nvjet ..._160x64_64x6_1x4) and stays about 1.1x ahead.
 enum class WgmmaShortSecondRow {
   NotChosen,
   ClusterOfFour128,
