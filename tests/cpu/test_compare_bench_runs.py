@@ -80,13 +80,22 @@ class CompareBenchRuns(unittest.TestCase):
         self.write_runs()
         out = io.StringIO()
         self.assertEqual(cbr.report(cbr.read_sides(self.folder), out, 40), 0)
-        self.assertIn("rows not PASS: 0", out.getvalue())
+        self.assertIn("rows failed or not run: 0", out.getvalue())
         self.assertIn("tile.a -> tile.b", out.getvalue())
         self.write_runs(candidate_check="FAIL")
         out = io.StringIO()
         self.assertEqual(cbr.report(cbr.read_sides(self.folder), out, 40), 1)
-        self.assertIn("NOT PASS (candidate, candidate_2.csv)", out.getvalue())
-        self.assertIn("rows not PASS: 1", out.getvalue())
+        self.assertIn("FAILED OR NOT RUN (candidate, candidate_2.csv)", out.getvalue())
+        self.assertIn("rows failed or not run: 1", out.getvalue())
+
+    def test_rows_not_checked_are_timed_not_failed(self):
+        for side in ("baseline", "candidate"):
+            write_csv(self.folder / f"{side}_1.csv", [row("auto", "tile.a", 0.040, check="-")])
+        out = io.StringIO()
+        self.assertEqual(cbr.report(cbr.read_sides(self.folder), out, 40), 0)
+        self.assertIn("1 rows not checked", out.getvalue())
+        write_csv(self.folder / "candidate_1.csv", [row("auto", "tile.a", 0.040, status="failed", check="-")])
+        self.assertEqual(cbr.report(cbr.read_sides(self.folder), io.StringIO(), 40), 1)
 
     def test_a_missing_side_is_an_error(self):
         write_csv(self.folder / "baseline_1.csv", [row("auto", "tile.a", 0.040)])

@@ -11,9 +11,9 @@ candidate_<rep>.csv (tilemm-bench --csv), and prints:
     over its repetitions;
   - the products on which `auto` chose another kernel, with that ratio;
   - `auto` against cuBLAS on each side (cuBLAS time / auto time, geometric mean);
-  - every row that did not run or did not PASS its check.
+  - every row that did not run or FAILed its check (rows not checked are counted, and timed).
 
-Exits with status 1 when a row did not PASS, 2 when the folder holds no runs of one side.
+Exits with status 1 when a row did not run or FAILed, 2 when the folder holds no runs of one side.
 Standard library only: it runs on the GPU machines as they come.
 """
 
@@ -27,8 +27,9 @@ from collections import defaultdict
 
 SIDES = ("baseline", "candidate")
 SHAPE_FIELDS = ("dtype", "m", "n", "k", "batch", "trans")
-# The checks a timed row may end with: PASS, or REF for cuBLAS where it is the reference.
-GOOD_CHECKS = ("PASS", "REF")
+# A timed row's check: PASS, REF (cuBLAS where it is the reference), "-" (not checked: --verify
+# none, or past the sizes --verify auto checks) or FAIL.
+NOT_CHECKED = "-"
 
 
 def geomean(values):
@@ -49,6 +50,7 @@ class Side:
         self.devices = set()
         self.files = 0
         self.bad_rows = []  # (file, shape, kernel, status, check, detail)
+        self.not_checked = 0
 
     def read(self, path):
         self.files += 1
@@ -56,10 +58,11 @@ class Side:
             for row in csv.DictReader(f):
                 shape = tuple(row[field] for field in SHAPE_FIELDS)
                 self.devices.add(row.get("device_name", "?"))
-                if row["status"] != "ok" or row["check"] not in GOOD_CHECKS:
+                if row["status"] != "ok" or row["check"] == "FAIL":
                     self.bad_rows.append(
                         (path.name, shape, row["kernel"], row["status"], row["check"], row["status_detail"]))
                     continue
+                self.not_checked += row["check"] == NOT_CHECKED
                 key = (shape, row["requested"])
                 self.times[key].append(float(row["time_ms"]))
                 if row["requested"] == "auto":
@@ -110,7 +113,8 @@ def report(sides, out, most_listed):
     for name, side in sides.items():
         spreads = side.spreads()
         noise = f"repetition spread {geomean(spreads):.3f} (most {max(spreads):.3f})" if spreads else "one repetition"
-        out.write(f"{name}: {side.files} runs on {', '.join(sorted(side.devices)) or '?'}; {noise}\n")
+        unchecked = f"; {side.not_checked} rows not checked" if side.not_checked else ""
+        out.write(f"{name}: {side.files} runs on {', '.join(sorted(side.devices)) or '?'}; {noise}{unchecked}\n")
 
     moved = changed_choices(base, cand)
     if moved:
@@ -128,16 +132,16 @@ def report(sides, out, most_listed):
 
     bad = [(name,) + row for name, side in sides.items() for row in side.bad_rows]
     for name, file, shape, kernel, status, check, detail in bad[:most_listed]:
-        out.write(f"NOT PASS ({name}, {file}): {shape_label(shape)} {kernel} status {status} check {check} {detail}\n")
+        out.write(f"FAILED OR NOT RUN ({name}, {file}): {shape_label(shape)} {kernel} status {status} check {check} {detail}\n")
     if len(bad) > most_listed:
-        out.write(f"NOT PASS: ... and {len(bad) - most_listed} more rows\n")
+        out.write(f"FAILED OR NOT RUN: ... and {len(bad) - most_listed} more rows\n")
 
     out.write("\nbaseline time / candidate time (above 1: the candidate is faster), median of repetitions\n")
     out.write(f"{'kernel':64s} {'op':2s} {'shapes':>6s} {'geomean':>8s} {'lowest':>7s} {'highest':>7s}\n")
     for (requested, trans), ratios in sorted(ratio_table(base, cand).items()):
         out.write(f"{requested:64s} {trans:2s} {len(ratios):6d} {geomean(ratios):8.3f} "
                   f"{min(ratios):7.3f} {max(ratios):7.3f}\n")
-    out.write(f"rows not PASS: {len(bad)}\n")
+    out.write(f"rows failed or not run: {len(bad)}\n")
     return 1 if bad else 0
 
 
