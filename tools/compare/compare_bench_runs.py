@@ -103,9 +103,8 @@ def changed_choices(base, cand):
 
 
 def auto_against_cublas(side):
-    ratios = [side.median((shape, "cublas")) / side.median((shape, "auto"))
-              for shape, requested in side.times if requested == "auto" and (shape, "cublas") in side.times]
-    return ratios
+    return [side.median((shape, "cublas")) / side.median((shape, "auto"))
+            for shape, requested in side.times if requested == "auto" and (shape, "cublas") in side.times]
 
 
 def report(sides, out, most_listed):
@@ -132,7 +131,8 @@ def report(sides, out, most_listed):
 
     bad = [(name,) + row for name, side in sides.items() for row in side.bad_rows]
     for name, file, shape, kernel, status, check, detail in bad[:most_listed]:
-        out.write(f"FAILED OR NOT RUN ({name}, {file}): {shape_label(shape)} {kernel} status {status} check {check} {detail}\n")
+        out.write(f"FAILED OR NOT RUN ({name}, {file}): {shape_label(shape)} {kernel} "
+                  f"status {status} check {check} {detail}\n")
     if len(bad) > most_listed:
         out.write(f"FAILED OR NOT RUN: ... and {len(bad) - most_listed} more rows\n")
 
