@@ -228,6 +228,16 @@ struct WgmmaParams {
   // ping-pong tile against 80.7 at n = 384, with the same 336 tiles); with the edge map 78.9.
   bool b_edge;
   unsigned edge_stage_bytes;
+  // A stored k x m (op T), a row of tiles reaching past m: each CTA of a cluster along n loads
+  // bm / cluster_n rows of the A tile (its box), and in such a row a box wholly past m is not
+  // loaded and the box that straddles m comes through map_a_edge, whose box holds a_edge_rows
+  // (its live rows rounded up to 8); every CTA expects the bytes the boxes bring. The rows
+  // past the boxes keep stale shared memory and reach only accumulator columns past m, which
+  // are never stored. Measured on an H100 (docs/ladder.md, "One row of 192 x 64 tiles"): with
+  // the boxes across A's edge, which the TMA fills with zeros, the 192 x 64 tile in pairs ran
+  // bf16 TN m x 8192 x 8192 in 71.9 us at m = 136 against 55.4 at m = 192.
+  bool a_edge;
+  int a_edge_rows;
 };
 
 // Stream-K's per-CTA constants, computed once into shared memory: kept in registers
@@ -637,7 +647,7 @@ __device__ __forceinline__ void tma_load_box_to_cluster(const CUtensorMap* map, 
 template <TilemmWgmmaConfig kCfg, bool kTransA, bool kTransB>
 __global__ void __launch_bounds__(kCfg.threads(), 1)
     wgmma_gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-               const __grid_constant__ CUtensorMap map_b_edge,
+               const __grid_constant__ CUtensorMap map_b_edge, const __grid_constant__ CUtensorMap map_a_edge,
                const __grid_constant__ CUtensorMap map_c, WgmmaParams p) {
   static_assert(kCfg.valid());
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -737,8 +747,8 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
 
   // A's boxes go to every CTA of a cluster along n, B's to every CTA of a cluster along m;
   // a consumer frees a stage in all of them.
-  const auto load_a = [&](unsigned dst, int x, int y, int z, unsigned bar) {
-    tma_load_box_to_cluster<CN>(&map_a, dst, x, y, z, bar);
+  const auto load_a = [&](unsigned dst, int x, int y, int z, unsigned bar, bool edge = false) {
+    tma_load_box_to_cluster<CN>(edge ? &map_a_edge : &map_a, dst, x, y, z, bar);
   };
   const auto load_b = [&](unsigned dst, int x, int y, int z, unsigned bar, bool edge = false) {
     tma_load_box_to_cluster<CM>(edge ? &map_b_edge : &map_b, dst, x, y, z, bar);
@@ -764,11 +774,25 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
       // Stream-K's producer keeps its ranges beside the loop: with the edge test too it
       // needed a stack frame, so stream-K keeps the one map.
       const bool edge = !kCfg.stream_k && !kTransB && CM == 1 && p.b_edge && n0 + BN > p.n;
+      // A stored k x m: CTA r of the cluster loads rows [r, r + 1) * kARows of the A tile. In a
+      // row of tiles past m (WgmmaParams::a_edge) its box holds a_box_rows(r) of them.
+      constexpr int kARows = BM / CN;
+      const bool a_edge = !kCfg.stream_k && kTransA && p.a_edge && m0 + BM > p.m;
+      const auto a_box_rows = [&](int r) {
+        const std::int64_t live = p.m - m0 - std::int64_t(r) * kARows;
+        return !a_edge || live >= kARows ? kARows : live > 0 ? p.a_edge_rows : 0;
+      };
+      unsigned a_bytes_not_loaded = 0;
+#pragma unroll
+      for (int r = 0; r < CN; ++r) {
+        a_bytes_not_loaded += unsigned(kARows - a_box_rows(r)) * TilemmWgmmaConfig::kRowBytes;
+      }
+      const int my_a_rows = a_box_rows(int(rank));
+      const unsigned stage_bytes = (edge ? p.edge_stage_bytes : unsigned(kCfg.stage_bytes())) - a_bytes_not_loaded;
       for (int kb = w.kb_begin; kb < w.kb_end; ++kb) {
         const int k0 = k_block_in_round_order(kb, w.kb_begin, w.kb_end, i) * BK;
         ptx::mbarrier_wait_parity_shared_b64(empty_bar(pos.stage), pos.phase ^ 1u);
-        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage),
-                                                  edge ? p.edge_stage_bytes : unsigned(kCfg.stage_bytes()));
+        ptx::mbarrier_arrive_expect_tx_shared_b64(full_bar(pos.stage), stage_bytes);
         if constexpr (kTransB) {  // B stored n x k: 64 x 64 boxes (n, k), every CM-th one per CTA
 #pragma unroll
           for (int j = 0; j < BN / 64; ++j)
@@ -779,9 +803,11 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
           load_b(a_tile(pos.stage) + m_rank * kCols * 128, k0, n0 + int(m_rank) * kCols, zb, full_bar(pos.stage),
                  edge);
         }
-        if constexpr (kTransA) {  // A stored k x m: one box (k 64, m BM / CN) per CTA
-          constexpr int kRows = BM / CN;
-          load_a(b_tile(pos.stage) + rank * kRows * 128, k0, m0 + int(rank) * kRows, za, full_bar(pos.stage));
+        if constexpr (kTransA) {  // A stored k x m: one box (k 64, m kARows) per CTA
+          if (my_a_rows > 0) {
+            load_a(b_tile(pos.stage) + rank * kARows * 128, k0, m0 + int(rank) * kARows, za, full_bar(pos.stage),
+                   my_a_rows < kARows);
+          }
         } else {  // A stored m x k: boxes (m 64 or 32, k 64), every CN-th one per CTA
           constexpr int kBoxRows = kCfg.mn_box_rows();
 #pragma unroll
@@ -961,6 +987,7 @@ __global__ void __launch_bounds__(kCfg.threads(), 1)
   (void)map_a;
   (void)map_b;
   (void)map_b_edge;
+  (void)map_a_edge;
   (void)map_c;
   (void)p;
 #endif
@@ -1233,6 +1260,18 @@ cudaError_t launch_wgmma_product(const GemmProblem& prob, cudaStream_t stream, b
       params.edge_stage_bytes = unsigned(kCfg.stage_bytes() - (kCfg.bn - edge_cols) * 128);
     }
   }
+  // A row of tiles past m, A stored k x m (see WgmmaParams::a_edge): the box that straddles m,
+  // when one does, gets a map of its live rows. Stream-K keeps the one map, as for B.
+  CUtensorMap map_a_edge = map_a;
+  const std::int64_t tiles_m = (prob.m + kCfg.bm - 1) / kCfg.bm;
+  if (prob.opa == Op::T && !kCfg.stream_k && kCfg.cluster_rows(tiles_m) * kCfg.cluster_m * kCfg.bm > prob.m) {
+    constexpr int kARows = kCfg.bm / kCfg.cluster_n;
+    const int straddling = int(prob.m % kCfg.bm % kARows);
+    params.a_edge_rows = straddling == 0 ? kARows : edge_box_columns(straddling, kARows);
+    params.a_edge = straddling == 0 ||
+                    encode_operand_map(&map_a_edge, prob.a_type, prob.A, prob.a_rows(), prob.a_cols(), prob.lda,
+                                       prob.batch, prob.stride_a, params.a_edge_rows);
+  }
   params.m = prob.m;
   params.n = prob.n;
   params.k = prob.k;
@@ -1321,7 +1360,7 @@ cudaError_t launch_wgmma_product(const GemmProblem& prob, cudaStream_t stream, b
     // on entry gained 2-3% more under ~12 us but lost 1-3% at 1001^3 and on split-K rows.
     const std::int64_t sms = device_sm_count();
     attrs[0] = programmatic_launch_attribute(after_copies || clusters * CS >= sms - sms / 16);
-    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_b_edge, map_c, params);
+    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, map_b_edge, map_a_edge, map_c, params);
   };
   cudaError_t launched = cudaErrorInvalidValue;
   if constexpr (kCfg.input == TilemmMmaInput::TF32) {

@@ -70,10 +70,12 @@ std::vector<GemmCase> plan_cases(const GemmCase& types, bool full) {
                            255, 256, 257, 509, 1000})
       cubes.push_back({s, s, s});
     add_product(cases, cubes, 4, all_layouts, types);
-    // Rectangles, skinny and k = 1 shapes.
+    // Rectangles, skinny and k = 1 shapes. 144 rows: a 192-row tile's A (stored k x m) in
+    // clusters of four is three whole 48-row boxes and one wholly past m, in pairs a whole box
+    // and one cut at 48 rows (the boxes the TMA loads for a row of tiles past m).
     add_product(cases,
                 {{129, 65, 1}, {1000, 7, 1}, {4097, 31, 129}, {7, 4097, 257}, {1, 1, 4097},
-                 {1000, 1, 257}, {1, 1000, 31}, {2, 1000, 3}, {257, 127, 1031}},
+                 {1000, 1, 257}, {1, 1000, 31}, {2, 1000, 3}, {257, 127, 1031}, {144, 129, 257}},
                 2, {{0, 0, 1}, {3, 1, 1}, {0, 0, 16}}, types);
     // The largest shape: each op once, alternating (alpha, beta) and layout, since each
     // case costs a 4097^3 product and its fp64 reference (about 33 kernel/dtype pairs).
