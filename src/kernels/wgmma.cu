@@ -1491,10 +1491,11 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // read all of B, and the second row's CTAs compute whole tiles for those few rows. For 16-bit
 // products of one batch with 129-192 rows and k = 2048-11008, wgmma_short_second_row_of_tiles names
 // a tile that avoids that second row; the first that applies wins:
-//  1. k = 4096-8192, n >= 5633, and the n / 64 CTAs of 192 x 64 tiles take at most 0.85 of the
-//     SMs (one round of clusters of four: 112 CTAs on 132 SMs; an H200 holds 30 such clusters):
-//     one row of 192 x 64 ping-pong tiles in clusters of four. Twice the CTAs of a row of 192 x
-//     128 tiles stream B once, and the clusters share the A tile by multicast.
+//  1. k = 4096-8192, n >= 5633, and the n / 64 CTAs of 192 x 64 tiles fit one round of clusters
+//     of four (DeviceInfo::clusters_of_four: 30 clusters, 120 CTAs, on an H200; 0.85 of the SMs
+//     where the count is unknown): one row of 192 x 64 ping-pong tiles in clusters of four.
+//     Twice the CTAs of a row of 192 x 128 tiles stream B once, and the clusters share the A
+//     tile by multicast.
 //  2. The same below k = 6144 where n / 64 CTAs fit the SMs, in clusters of two; with A stored
 //     k x m only from 168 rows (below, more than a quarter of the pair's second 96-row A box lies
 //     past m, and the TMA still brings it, as zeros).
@@ -1512,8 +1513,10 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // 192 ran even; fp16 TN and TT, not measured there, run the kernels bf16 TN and TT run), 3 in
 // "Two whole ranges a tile" and its "from k = 6144" (stops 68-69: 1.20x and 1.19x on an H100,
 // 1.19x on an H200), 1-2 in "One row of 192 x 64 tiles" (stop 70, H100: 1.13-1.14x, 0.80x ->
-// 0.91x cuBLAS; stop 71, H200: 1.097x over the fastest other tile). cuBLAS runs these products on
-// 160 x 64 tiles in clusters of four (nvjet ..._160x64_64x6_1x4) and stays about 1.1x ahead.
+// 0.91x cuBLAS; stop 71, H200: 1.097x over the fastest other tile, and at n = 7680, 120 CTAs, the
+// clusters of four 1.09x faster than the tile chosen under the 0.85-of-the-SMs bound). cuBLAS runs
+// these products on 160 x 64 tiles in clusters of four (nvjet ..._160x64_64x6_1x4) and stays
+// about 1.1x ahead.
 enum class WgmmaShortSecondRow {
   NotChosen,
   ClusterOfFour128,
@@ -1557,7 +1560,11 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   const std::int64_t ctas_in_clusters_of_four = 4 * tiles(128, 4 * 128);  // tiles(...) counts the clusters
   const bool clusters_of_four_take =
       in_rows_and_columns && double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms;
+  // The clusters of four take one round of tiles: as many CTAs as the GPU holds in clusters of four
+  // (the H200 30 clusters, 120 CTAs), or 0.85 of the SMs where that is unknown.
   constexpr double kMostCtasPerSmInFoursOf192x64 = 0.85;
+  const double ctas_in_one_round_of_fours =
+      dev.clusters_of_four > 0 ? 4.0 * dev.clusters_of_four : kMostCtasPerSmInFoursOf192x64 * sms;
   constexpr std::int64_t kLongestKInFours = 8192;
   const std::int64_t ping_pong_ctas = tiles(192, 64);
   // A stored k x m (op(A) = T) reaches a pair as two 96-row boxes; with fewer than 168 rows more
@@ -1565,7 +1572,7 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   constexpr std::int64_t kFewestRowsPairsKMajorA = 168;
   const bool pairs_a_boxes_live = p.opa == Op::N || p.m >= kFewestRowsPairsKMajorA;
   if (p.k >= kShortestKOneRow && p.n >= kFewestColumns) {
-    if (p.k <= kLongestKInFours && double(ping_pong_ctas) <= kMostCtasPerSmInFoursOf192x64 * sms) {
+    if (p.k <= kLongestKInFours && double(ping_pong_ctas) <= ctas_in_one_round_of_fours) {
       return WgmmaShortSecondRow::OneRowOf192x64InFours;
     }
     if (p.k < kShortestKStreamK && ping_pong_ctas <= dev.sm_count && pairs_a_boxes_live) {

@@ -20,6 +20,9 @@ bool query_device(int device, DeviceInfo* out) {
   out->cc_minor = prop.minor;
   out->sm_count = prop.multiProcessorCount;
   out->smem_per_block_optin = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
+  int current = -1;
+  out->clusters_of_four =
+      cudaGetDevice(&current) == cudaSuccess && current == device ? resident_clusters_of_four(*out) : 0;
   return true;
 }
 

@@ -23,11 +23,19 @@ struct DeviceInfo {
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
   std::int64_t smem_per_block_optin = 0;  // bytes, the opt-in maximum
+  // Clusters of four blocks, one block per SM, the GPU holds at once (0: unknown, or before
+  // sm_90); see resident_clusters_of_four.
+  int clusters_of_four = 0;
   int compute_capability() const { return cc_major * 10 + cc_minor; }
 };
 
-// Reads the properties of `device`; false when it cannot (no device, bad ordinal).
+// Reads the properties of `device` (clusters_of_four only where it is the current device);
+// false when it cannot (no device, bad ordinal).
 bool query_device(int device, DeviceInfo* out);
+
+// DeviceInfo::clusters_of_four of the current device, dev its other properties (0 where the
+// occupancy calculator does not answer).
+int resident_clusters_of_four(const DeviceInfo& dev);
 
 // The launch shape of a kernel's representative instantiation (NN), for the bench's
 // registers / shared memory / occupancy columns.

@@ -1275,6 +1275,29 @@ TEST(Registry, AutoRunsOneRowOf192x64PingPongTiles) {
             std::string::npos);
 }
 
+TEST(Registry, AutoCountsTheClustersOfFourTheGpuHolds) {
+  // One row of 192 x 64 tiles goes to clusters of four where its n / 64 CTAs fit in one round:
+  // 4 x DeviceInfo::clusters_of_four CTAs, or 0.85 of the SMs (112 of 132) where the count is
+  // unknown (wgmma_short_second_row_of_tiles). H200, which holds 30 (stop 71, call 1, bf16, named
+  // rows, us): auto's tile at n = 7680 (120 CTAs) -> the clusters of four (cuBLAS).
+  using tilemm::Op;
+  tilemm::DeviceInfo h200 = hopper_device();
+  h200.clusters_of_four = 30;
+  tilemm::DeviceInfo fewer = hopper_device();
+  fewer.clusters_of_four = 28;
+  const tilemm::DeviceInfo unknown = hopper_device();
+  const auto problem = [](std::int64_t m, std::int64_t n, std::int64_t k, Op opa, Op opb) {
+    return typed_problem("bf16", m, n, k, opa, opb);
+  };
+  EXPECT_EQ(auto_choice(problem(136, 7680, 4096, Op::N, Op::N), h200), fours("bf16"));  // pairs: 32.7 -> 29.4 (26.8)
+  EXPECT_EQ(auto_choice(problem(160, 7680, 8192, Op::N, Op::T), h200), fours("bf16"));  // stream-K: 50.0 -> 45.0 (39.8)
+  EXPECT_EQ(auto_choice(problem(192, 7680, 6000, Op::T, Op::T), h200), fours("bf16"));  // pairs: 41.3 -> 36.5 (31.2)
+  EXPECT_EQ(auto_choice(problem(136, 7680, 4096, Op::N, Op::N), unknown), pairs("bf16"));
+  EXPECT_EQ(auto_choice(problem(136, 7680, 4096, Op::N, Op::N), fewer), pairs("bf16"));
+  EXPECT_EQ(auto_choice(problem(136, 7168, 4096, Op::N, Op::N), fewer), fours("bf16"));
+  EXPECT_EQ(auto_choice(problem(136, 7744, 4096, Op::N, Op::N), h200), pairs("bf16"));  // 121 CTAs
+}
+
 TEST(Registry, AutoRunsSeventeenToThirtyTwoRowsOnThe32RowTile) {
   // Measured on the H200 (docs/ladder.md, "Thirty-two rows on wgmma";
   // docs/results/h200_thirty_two_rows.txt, run 3: us, the new choice against main's in
