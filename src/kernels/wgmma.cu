@@ -1496,9 +1496,8 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 //     where the count is unknown): one row of 192 x 64 ping-pong tiles in clusters of four.
 //     Twice the CTAs of a row of 192 x 128 tiles stream B once, and the clusters share the A
 //     tile by multicast.
-//  2. The same below k = 6144 where n / 64 CTAs fit the SMs, in clusters of two; with A stored
-//     k x m only from 168 rows (below, more than a quarter of the pair's second 96-row A box lies
-//     past m, and the TMA still brings it, as zeros).
+//  2. The same in clusters of two where n / 64 CTAs fit the SMs: below k = 6144, and with A
+//     stored k x m (whose boxes end at m) up to k = 8192 for up to 176 rows.
 //  3. k >= 6144, or >= 5120 where 4 does not apply, where the row of 192 x 256 cluster tiles is cut
 //     into exactly two stream-K ranges a tile (n = 5633-8448 on 132 SMs): the 192 x 128 cluster
 //     tile with stream-K, twice the SMs with B still read once.
@@ -1567,15 +1566,17 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
       dev.clusters_of_four > 0 ? 4.0 * dev.clusters_of_four : kMostCtasPerSmInFoursOf192x64 * sms;
   constexpr std::int64_t kLongestKInFours = 8192;
   const std::int64_t ping_pong_ctas = tiles(192, 64);
-  // A stored k x m (op(A) = T) reaches a pair as two 96-row boxes; with fewer than 168 rows more
-  // than a quarter of the second lies past m, and the pair lost (0.96x at 144 rows, 0.89-1.04x).
-  constexpr std::int64_t kFewestRowsPairsKMajorA = 168;
-  const bool pairs_a_boxes_live = p.opa == Op::N || p.m >= kFewestRowsPairsKMajorA;
+  // A stored k x m (op(A) = T), whose boxes end at m: the pair also takes k = 6144-8192 up to 176
+  // rows. On an H100 (stop 72, bf16 TN and TT, m = 136-167, n = 8192, k = 4096-8192) it ran
+  // 1.05-1.24x faster than the 64 x 128 or stream-K tile chosen before; in NN the stream-K tile
+  // stays from k = 6144 (the pair 0.94-1.08x of it).
+  const bool k_for_pairs =
+      p.k < kShortestKStreamK || (p.opa == Op::T && p.m <= kMostRows && p.k <= kLongestKInFours);
   if (p.k >= kShortestKOneRow && p.n >= kFewestColumns) {
     if (p.k <= kLongestKInFours && double(ping_pong_ctas) <= ctas_in_one_round_of_fours) {
       return WgmmaShortSecondRow::OneRowOf192x64InFours;
     }
-    if (p.k < kShortestKStreamK && ping_pong_ctas <= dev.sm_count && pairs_a_boxes_live) {
+    if (k_for_pairs && ping_pong_ctas <= dev.sm_count) {
       return WgmmaShortSecondRow::OneRowOf192x64InPairs;
     }
   }
