@@ -233,9 +233,10 @@ struct WgmmaParams {
   // loaded and the box that straddles m comes through map_a_edge, whose box holds a_edge_rows
   // (its live rows rounded up to 8); every CTA expects the bytes the boxes bring. The rows
   // past the boxes keep stale shared memory and reach only accumulator columns past m, which
-  // are never stored. Measured on an H100 (docs/ladder.md, "One row of 192 x 64 tiles"): with
-  // the boxes across A's edge, which the TMA fills with zeros, the 192 x 64 tile in pairs ran
-  // bf16 TN m x 8192 x 8192 in 71.9 us at m = 136 against 55.4 at m = 192.
+  // are never stored. Measured on an H100 (docs/ladder.md, "One row of 192 x 64 tiles", its
+  // paragraph "A's boxes end at m"): with the boxes across A's edge, which the TMA fills with
+  // zeros, the 192 x 64 tile in pairs ran bf16 TN 136 x 8192 x 8192 in 76.7 us; with these boxes
+  // 53.8 (cuBLAS 52.8), and TN and TT at 136-176 rows 1.20-1.22x faster, NN unchanged.
   bool a_edge;
   int a_edge_rows;
 };
@@ -1492,8 +1493,9 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // products of one batch with 129-192 rows and k = 2048-11008, wgmma_short_second_row_of_tiles names
 // a tile that avoids that second row; the first that applies wins:
 //  1. k = 4096-8192, n >= 5633, and the n / 64 CTAs of 192 x 64 tiles fit one round of clusters
-//     of four (DeviceInfo::clusters_of_four: 30 clusters, 120 CTAs, on an H200; 0.85 of the SMs
-//     where the count is unknown): one row of 192 x 64 ping-pong tiles in clusters of four.
+//     of four (DeviceInfo::clusters_of_four: 30 clusters, 120 CTAs, on an H100 and an H200; 0.85
+//     of the SMs where the count is unknown): one row of 192 x 64 ping-pong tiles in clusters of
+//     four.
 //     Twice the CTAs of a row of 192 x 128 tiles stream B once, and the clusters share the A
 //     tile by multicast.
 //  2. The same in clusters of two where n / 64 CTAs fit the SMs: below k = 6144, and with A
@@ -1513,7 +1515,8 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // "Two whole ranges a tile" and its "from k = 6144" (stops 68-69: 1.20x and 1.19x on an H100,
 // 1.19x on an H200), 1-2 in "One row of 192 x 64 tiles" (stop 70, H100: 1.13-1.14x, 0.80x ->
 // 0.91x cuBLAS; stop 71, H200: 1.097x over the fastest other tile, and at n = 7680, 120 CTAs, the
-// clusters of four 1.09x faster than the tile chosen under the 0.85-of-the-SMs bound). cuBLAS runs
+// clusters of four 1.09x faster than the tile chosen under the 0.85-of-the-SMs bound; stop 72,
+// H100, "A's boxes end at m": those moved choices 1.13x, the pair for A stored k x m 1.05-1.24x). cuBLAS runs
 // these products on 160 x 64 tiles in clusters of four (nvjet ..._160x64_64x6_1x4) and stays
 // about 1.1x ahead.
 enum class WgmmaShortSecondRow {
@@ -1560,7 +1563,7 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
   const bool clusters_of_four_take =
       in_rows_and_columns && double(ctas_in_clusters_of_four) <= kMostCtasPerSmInClusters * sms;
   // The clusters of four take one round of tiles: as many CTAs as the GPU holds in clusters of four
-  // (the H200 30 clusters, 120 CTAs), or 0.85 of the SMs where that is unknown.
+  // (30 clusters, 120 CTAs, on the H100 and the H200), or 0.85 of the SMs where that is unknown.
   constexpr double kMostCtasPerSmInFoursOf192x64 = 0.85;
   const double ctas_in_one_round_of_fours =
       dev.clusters_of_four > 0 ? 4.0 * dev.clusters_of_four : kMostCtasPerSmInFoursOf192x64 * sms;

@@ -1,8 +1,8 @@
 // DeviceInfo::clusters_of_four: how many clusters of four blocks, one block per SM, the GPU
 // holds at once. The occupancy calculator answers for a kernel and its launch shape; a cluster's
 // blocks must share one GPC, and the GPCs of one product do not all have the same number of
-// SMs, so this is at most sm_count / 4 and can be less (30 clusters, 120 blocks, on the H200s
-// measured, whose 132 SMs would hold 33).
+// SMs, so this is at most sm_count / 4 and can be less (30 clusters, 120 blocks, on the H100 and
+// the H200s measured, whose 132 SMs would hold 33).
 #include <cuda_runtime_api.h>
 
 #include "registry/registry.hpp"
