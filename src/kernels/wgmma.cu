@@ -1495,9 +1495,8 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 //  1. k = 4096-8192, n >= 5633, and the n / 64 CTAs of 192 x 64 tiles fit one round of clusters
 //     of four (DeviceInfo::clusters_of_four: 30 clusters, 120 CTAs, on an H100 and an H200; 0.85
 //     of the SMs where the count is unknown): one row of 192 x 64 ping-pong tiles in clusters of
-//     four.
-//     Twice the CTAs of a row of 192 x 128 tiles stream B once, and the clusters share the A
-//     tile by multicast.
+//     four. Twice the CTAs of a row of 192 x 128 tiles stream B once, and the clusters share the
+//     A tile by multicast.
 //  2. The same in clusters of two where n / 64 CTAs fit the SMs: below k = 6144, and with A
 //     stored k x m (whose boxes end at m) up to k = 8192 for up to 176 rows.
 //  3. k >= 6144, or >= 5120 where 4 does not apply, where the row of 192 x 256 cluster tiles is cut
@@ -1516,9 +1515,9 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // 1.19x on an H200), 1-2 in "One row of 192 x 64 tiles" (stop 70, H100: 1.13-1.14x, 0.80x ->
 // 0.91x cuBLAS; stop 71, H200: 1.097x over the fastest other tile, and at n = 7680, 120 CTAs, the
 // clusters of four 1.09x faster than the tile chosen under the 0.85-of-the-SMs bound; stop 72,
-// H100, "A's boxes end at m": those moved choices 1.13x, the pair for A stored k x m 1.05-1.24x). cuBLAS runs
-// these products on 160 x 64 tiles in clusters of four (nvjet ..._160x64_64x6_1x4) and stays
-// about 1.1x ahead.
+// H100, "A's boxes end at m": those moved choices 1.13x, the pair for A stored k x m 1.05-1.24x).
+// cuBLAS runs these products on 160 x 64 tiles in clusters of four (nvjet ..._160x64_64x6_1x4)
+// and stays about 1.1x ahead.
 enum class WgmmaShortSecondRow {
   NotChosen,
   ClusterOfFour128,

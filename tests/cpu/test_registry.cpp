@@ -1235,8 +1235,9 @@ TEST(Registry, AutoCutsOneRowOf192RowTilesIntoTwoWholeRanges) {
 
 TEST(Registry, AutoRunsOneRowOf192x64PingPongTiles) {
   // 129-192 rows from k = 4096 where the n / 64 CTAs of one row of 192 x 64 ping-pong tiles fill one
-  // round: in clusters of four up to 112 CTAs (n <= 7168) and k = 8192, in clusters of two up to 132
-  // (n <= 8448) below k = 6144 (wgmma_short_second_row_of_tiles). H100, stop 70, call 2, us: auto's
+  // round: in clusters of four up to 112 CTAs (n <= 7168, the GPU's count unknown here) and k = 8192,
+  // in clusters of two up to 132 (n <= 8448) below k = 6144, and with A stored k x m up to k = 8192
+  // and 176 rows (wgmma_short_second_row_of_tiles). H100, stop 70, call 2, us: auto's
   // previous tile -> the new tile (cuBLAS), named rows in one interleaved run
   // (docs/results/h100_one_row_of_192x64_tiles.txt).
   using tilemm::Op;
@@ -1283,8 +1284,8 @@ TEST(Registry, AutoRunsOneRowOf192x64PingPongTiles) {
 TEST(Registry, AutoCountsTheClustersOfFourTheGpuHolds) {
   // One row of 192 x 64 tiles goes to clusters of four where its n / 64 CTAs fit in one round:
   // 4 x DeviceInfo::clusters_of_four CTAs, or 0.85 of the SMs (112 of 132) where the count is
-  // unknown (wgmma_short_second_row_of_tiles). H200, which holds 30 (stop 71, call 1, bf16, named
-  // rows, us): auto's tile at n = 7680 (120 CTAs) -> the clusters of four (cuBLAS).
+  // unknown (wgmma_short_second_row_of_tiles). H200, which holds 30 as the H100 does (stop 71, call
+  // 1, bf16, named rows, us): auto's tile at n = 7680 (120 CTAs) -> the clusters of four (cuBLAS).
   using tilemm::Op;
   tilemm::DeviceInfo h200 = hopper_device();
   h200.clusters_of_four = 30;
