@@ -1497,8 +1497,9 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 //     of the SMs where the count is unknown): one row of 192 x 64 ping-pong tiles in clusters of
 //     four. Twice the CTAs of a row of 192 x 128 tiles stream B once, and the clusters share the
 //     A tile by multicast.
-//  2. The same in clusters of two where n / 64 CTAs fit the SMs: below k = 6144, and with A
-//     stored k x m (whose boxes end at m) up to k = 8192 for up to 176 rows.
+//  2. The same in clusters of two where n / 64 CTAs fit the SMs: below k = 6144, and for up to
+//     176 rows up to k = 8192 with A stored k x m (whose boxes end at m), or with A stored m x k
+//     at k = 6144, or up to k = 8192 where A's columns lie on 32-byte sectors.
 //  3. k >= 6144, or >= 5120 where 4 does not apply, where the row of 192 x 256 cluster tiles is cut
 //     into exactly two stream-K ranges a tile (n = 5633-8448 on 132 SMs): the 192 x 128 cluster
 //     tile with stream-K, twice the SMs with B still read once.
@@ -1515,7 +1516,8 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // 1.19x on an H200), 1-2 in "One row of 192 x 64 tiles" (stop 70, H100: 1.13-1.14x, 0.80x ->
 // 0.91x cuBLAS; stop 71, H200: 1.097x over the fastest other tile, and at n = 7680, 120 CTAs, the
 // clusters of four 1.09x faster than the tile chosen under the 0.85-of-the-SMs bound; stop 72,
-// H100, "A's boxes end at m": those moved choices 1.13x, the pair for A stored k x m 1.05-1.24x).
+// H100, "A's boxes end at m": those moved choices 1.13x, the pair for A stored k x m 1.05-1.24x; stop 73,
+// H100, "The pair rule through auto, and A stored m x k": through auto 1.21x, NN and NT 1.01-1.10x).
 // cuBLAS runs these products on 160 x 64 tiles in clusters of four (nvjet ..._160x64_64x6_1x4)
 // and stays about 1.1x ahead.
 enum class WgmmaShortSecondRow {
@@ -1568,12 +1570,18 @@ inline WgmmaShortSecondRow wgmma_short_second_row_of_tiles(const GemmProblem& p,
       dev.clusters_of_four > 0 ? 4.0 * dev.clusters_of_four : kMostCtasPerSmInFoursOf192x64 * sms;
   constexpr std::int64_t kLongestKInFours = 8192;
   const std::int64_t ping_pong_ctas = tiles(192, 64);
-  // A stored k x m (op(A) = T), whose boxes end at m: the pair also takes k = 6144-8192 up to 176
-  // rows. On an H100 (stop 72, bf16 TN and TT, m = 136-167, n = 8192, k = 4096-8192) it ran
-  // 1.05-1.24x faster than the 64 x 128 or stream-K tile chosen before; in NN the stream-K tile
-  // stays from k = 6144 (the pair 0.94-1.08x of it).
+  // Up to 176 rows the pair also takes k from 6144: with A stored k x m (op(A) = T), whose boxes
+  // end at m, up to k = 8192; with A stored m x k (op(A) = N), k = 6144, and up to k = 8192 where
+  // A's columns lie on 32-byte sectors. On an H100, against the stream-K tile chosen before:
+  // - stop 72 (bf16 TN and TT, m = 136-167, n = 8192, k = 4096-8192): 1.05-1.24x faster, and
+  //   through auto (stop 73) the 16 moved choices 1.21x (1.14-1.47x);
+  // - stop 73 (bf16 NN and NT, m = 136-176, n = 8192): at k = 6144 1.02-1.10x (stop 72, NN:
+  //   0.99-1.08x); at k = 8192 1.01-1.07x where A's columns lie on sectors (m = 144, 160, 176),
+  //   0.99-1.02x off them (136, 152; stop 72: 0.96-0.97x).
+  const bool a_stored_m_by_k_for_pairs = p.k <= kShortestKStreamK || a_columns_on_sectors(p);
   const bool k_for_pairs =
-      p.k < kShortestKStreamK || (p.opa == Op::T && p.m <= kMostRows && p.k <= kLongestKInFours);
+      p.k < kShortestKStreamK ||
+      (p.m <= kMostRows && p.k <= kLongestKInFours && (p.opa == Op::T || a_stored_m_by_k_for_pairs));
   if (p.k >= kShortestKOneRow && p.n >= kFewestColumns) {
     if (p.k <= kLongestKInFours && double(ping_pong_ctas) <= ctas_in_one_round_of_fours) {
       return WgmmaShortSecondRow::OneRowOf192x64InFours;
