@@ -1516,10 +1516,10 @@ inline WgmmaThirtyTwoRows wgmma_thirty_two_rows(const GemmProblem& p, const Devi
 // 1.19x on an H200), 1-2 in "One row of 192 x 64 tiles" (stop 70, H100: 1.13-1.14x, 0.80x ->
 // 0.91x cuBLAS; stop 71, H200: 1.097x over the fastest other tile, and at n = 7680, 120 CTAs, the
 // clusters of four 1.09x faster than the tile chosen under the 0.85-of-the-SMs bound; stop 72,
-// H100, "A's boxes end at m": those moved choices 1.13x, the pair for A stored k x m 1.05-1.24x; stop 73,
-// H100, "The pair rule through auto, and A stored m x k": through auto 1.21x, NN and NT 1.01-1.10x).
-// cuBLAS runs these products on 160 x 64 tiles in clusters of four (nvjet ..._160x64_64x6_1x4)
-// and stays about 1.1x ahead.
+// H100, "A's boxes end at m": those moved choices 1.13x, the pair for A stored k x m 1.05-1.24x;
+// stop 73, H100, "The pair rule through auto, and A stored m x k": through auto 1.21x, NN and NT
+// by named rows 1.01-1.10x). cuBLAS runs these products on 160 x 64 tiles in clusters of four
+// (nvjet ..._160x64_64x6_1x4) and stays about 1.1x ahead.
 enum class WgmmaShortSecondRow {
   NotChosen,
   ClusterOfFour128,
